@@ -1,0 +1,177 @@
+/**
+ * The client service: runs any endpoint descriptor through the one generic
+ * pipeline (validate, sign, send, read the envelope, decode).
+ *
+ * @since 0.1.0
+ */
+import { Headers, HttpBody, HttpClient, HttpClientRequest } from "@effect/platform"
+import { Clock, Context, Duration, Effect, FiberRef, Layer, Option, Redacted, Schema } from "effect"
+import { BitgetConfig } from "./BitgetConfig.js"
+import type { BitgetError } from "./BitgetError.js"
+import { BitgetDecodeError, BitgetRequestError, BitgetTransportError } from "./BitgetError.js"
+import type { Endpoint } from "./Endpoint.js"
+import { label } from "./Endpoint.js"
+import { describeParseError, excerpt, interpret } from "./internal/envelope.js"
+import { fromHttpClientError } from "./internal/transport.js"
+import { canonicalQuery, prehash, Signer } from "./Signer.js"
+
+/**
+ * Header names that carry credentials; they are redacted from spans and logs.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const credentialHeaders: ReadonlyArray<string> = ["access-key", "access-sign", "access-passphrase"]
+
+/**
+ * The Bitget client.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class BitgetClient extends Context.Tag("@bitget-effect/core/BitgetClient")<BitgetClient, BitgetClient.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace BitgetClient {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /** Runs one call of an endpoint: validate, sign, send, decode. */
+    readonly execute: <I, A, EI extends object, EA>(
+      endpoint: Endpoint<I, A, EI, EA>,
+      input: I
+    ) => Effect.Effect<A, BitgetError>
+  }
+}
+
+interface Prepared {
+  readonly query: { readonly signed: string; readonly sent: string }
+  readonly body: string
+}
+
+const prepare = <I, A, EI extends object, EA>(
+  endpoint: Endpoint<I, A, EI, EA>,
+  input: I
+): Effect.Effect<Prepared, BitgetRequestError> =>
+  Schema.encode(endpoint.request)(input, { errors: "all" }).pipe(
+    Effect.mapError((error) => new BitgetRequestError({ endpoint: label(endpoint), issue: describeParseError(error) })),
+    Effect.map((encoded): Prepared => {
+      if (endpoint.method === "POST") return { query: { signed: "", sent: "" }, body: JSON.stringify(encoded) }
+      const params: Record<string, string> = {}
+      for (const [key, value] of Object.entries(encoded)) {
+        if (typeof value === "string") params[key] = value
+      }
+      return { query: canonicalQuery(params), body: "" }
+    })
+  )
+
+/**
+ * Builds the client from its configuration, a `Signer` and an `HttpClient`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Signer | HttpClient.HttpClient> = Effect
+  .gen(function*() {
+    const config = yield* BitgetConfig
+    const signer = yield* Signer
+    const redactedNames = yield* FiberRef.get(Headers.currentRedactedNames)
+    const http = (yield* HttpClient.HttpClient).pipe(
+      HttpClient.withTracerPropagation(false),
+      HttpClient.transformResponse(
+        Effect.locally(Headers.currentRedactedNames, [...redactedNames, ...credentialHeaders])
+      )
+    )
+    const baseHeaders: Record<string, string> = { locale: config.locale }
+    if (config.demoTrading) baseHeaders.paptrading = "1"
+    if (Option.isSome(config.channelApiCode)) baseHeaders["X-CHANNEL-API-CODE"] = config.channelApiCode.value
+
+    const send = (endpoint: string, request: HttpClientRequest.HttpClientRequest) =>
+      http.execute(request).pipe(
+        Effect.flatMap((response) =>
+          Effect.map(response.text, (body) => ({ status: response.status, headers: response.headers, body }))
+        ),
+        Effect.scoped,
+        Effect.mapError((error) => fromHttpClientError(endpoint, error)),
+        Effect.timeoutFail({
+          duration: config.timeout,
+          onTimeout: () =>
+            new BitgetTransportError({
+              endpoint,
+              reason: "Timeout",
+              sent: true,
+              description: `no complete answer within ${Duration.format(config.timeout)}`
+            })
+        })
+      )
+
+    const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) => {
+      const name = label(endpoint)
+      const decode = Schema.decodeUnknown(endpoint.response)
+      return Effect.gen(function*() {
+        const credentials = endpoint.auth === "signed"
+          ? yield* Option.match(config.credentials, {
+            onNone: () =>
+              Effect.fail(new BitgetRequestError({ endpoint: name, issue: "this operation is signed and needs credentials" })),
+            onSome: Effect.succeed
+          })
+          : undefined
+        const { body, query } = yield* prepare(endpoint, input)
+        const url = `${config.baseUrl}${endpoint.path}${query.sent === "" ? "" : `?${query.sent}`}`
+        const headers: Record<string, string> = { ...baseHeaders }
+        if (endpoint.method === "POST" || credentials !== undefined) headers["Content-Type"] = "application/json"
+        if (credentials !== undefined) {
+          const timestamp = String(yield* Clock.currentTimeMillis)
+          headers["ACCESS-KEY"] = Redacted.value(credentials.apiKey)
+          headers["ACCESS-PASSPHRASE"] = Redacted.value(credentials.passphrase)
+          headers["ACCESS-TIMESTAMP"] = timestamp
+          headers["ACCESS-SIGN"] = yield* signer.sign(
+            credentials.signingKey,
+            prehash({ timestamp, method: endpoint.method, path: endpoint.path, query: query.signed, body })
+          )
+        }
+        const request = endpoint.method === "POST"
+          ? HttpClientRequest.post(url, { headers, body: HttpBody.text(body, "application/json") })
+          : HttpClientRequest.get(url, { headers })
+        const answer = yield* send(name, request)
+        const data = yield* interpret({ endpoint: name, ...answer })
+        return yield* decode(data).pipe(
+          Effect.mapError((error) =>
+            new BitgetDecodeError({
+              endpoint: name,
+              status: answer.status,
+              issue: describeParseError(error),
+              excerpt: excerpt(answer.body)
+            })
+          )
+        )
+      }).pipe(Effect.withSpan(`bitget ${endpoint.name}`, { kind: "client", attributes: { "bitget.endpoint": name } }))
+    }
+    return BitgetClient.of({ execute })
+  })
+
+/**
+ * The client as a layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<BitgetClient, never, BitgetConfig | Signer | HttpClient.HttpClient> = Layer.effect(
+  BitgetClient,
+  make
+)
+
+/**
+ * Runs an endpoint with the client from the context.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const execute = <I, A, EI extends object, EA>(
+  endpoint: Endpoint<I, A, EI, EA>,
+  input: I
+): Effect.Effect<A, BitgetError, BitgetClient> => Effect.flatMap(BitgetClient, (client) => client.execute(endpoint, input))

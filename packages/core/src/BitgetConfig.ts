@@ -1,0 +1,160 @@
+/**
+ * Client configuration: where to connect, with which credentials, and the
+ * exchange's optional headers. Secrets stay `Redacted`.
+ *
+ * @since 0.1.0
+ */
+import { Config, ConfigError, Context, Duration, Either, Layer, Option } from "effect"
+import type { Redacted } from "effect"
+import type { Credentials } from "./Credentials.js"
+import * as Credential from "./Credentials.js"
+
+/**
+ * The production REST host.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultBaseUrl = "https://api.bitget.com"
+
+/**
+ * Languages the exchange writes `msg` in.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Locale = "en-US" | "zh-CN"
+
+/**
+ * The resolved configuration.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface BitgetOptions {
+  /** Base URL without a trailing slash, e.g. `https://api.bitget.com`. */
+  readonly baseUrl: string
+  /** Credentials for signed operations; public operations need none. */
+  readonly credentials: Option.Option<Credentials>
+  /** Language of the exchange's messages (`locale` header). */
+  readonly locale: Locale
+  /** Demo trading with a demo key: sends `paptrading: 1` on every request. */
+  readonly demoTrading: boolean
+  /** Time allowed for one HTTP attempt. */
+  readonly timeout: Duration.Duration
+  /** Broker channel code (`X-CHANNEL-API-CODE`), sent only when set. */
+  readonly channelApiCode: Option.Option<string>
+}
+
+/**
+ * The options a caller gives; everything but the credentials has a default.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface BitgetOptionsInput {
+  readonly baseUrl?: string
+  readonly credentials?: Credentials
+  readonly locale?: Locale
+  readonly demoTrading?: boolean
+  readonly timeout?: Duration.DurationInput
+  readonly channelApiCode?: string
+}
+
+/**
+ * The configuration service.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class BitgetConfig extends Context.Tag("@bitget-effect/core/BitgetConfig")<BitgetConfig, BitgetOptions>() {}
+
+/**
+ * Fills in the defaults.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (input: BitgetOptionsInput = {}): BitgetOptions => ({
+  baseUrl: (input.baseUrl ?? defaultBaseUrl).replace(/\/+$/, ""),
+  credentials: Option.fromNullable(input.credentials),
+  locale: input.locale ?? "en-US",
+  demoTrading: input.demoTrading ?? false,
+  timeout: Duration.decode(input.timeout ?? "10 seconds"),
+  channelApiCode: Option.fromNullable(input.channelApiCode)
+})
+
+/**
+ * A layer from options given in code.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (input: BitgetOptionsInput = {}): Layer.Layer<BitgetConfig> =>
+  Layer.succeed(BitgetConfig, make(input))
+
+const credentialsConfig: Config.Config<Option.Option<Credentials>> = Config.all({
+  apiKey: Config.option(Config.redacted("API_KEY")),
+  passphrase: Config.option(Config.redacted("API_PASSPHRASE")),
+  secret: Config.option(Config.redacted("API_SECRET")),
+  privateKeyPem: Config.option(Config.redacted("RSA_PRIVATE_KEY"))
+}).pipe(
+  Config.mapOrFail(({ apiKey, passphrase, privateKeyPem, secret }) => {
+    const key = Option.orElse(
+      Option.map(secret, (s): Credentials["signingKey"] => ({ _tag: "Hmac", secret: s })),
+      () => Option.map(privateKeyPem, (pem): Credentials["signingKey"] => ({ _tag: "Rsa", privateKeyPem: pem }))
+    )
+    if (Option.isNone(apiKey) && Option.isNone(passphrase) && Option.isNone(key)) {
+      return Either.right(Option.none())
+    }
+    if (Option.isSome(apiKey) && Option.isSome(passphrase) && Option.isSome(key)) {
+      return Either.right(Option.some(credentialsOf(apiKey.value, passphrase.value, key.value)))
+    }
+    return Either.left(
+      ConfigError.MissingData(
+        [],
+        "Incomplete credentials: set API_KEY, API_PASSPHRASE and API_SECRET (or RSA_PRIVATE_KEY) together"
+      )
+    )
+  })
+)
+
+const credentialsOf = (
+  apiKey: Redacted.Redacted<string>,
+  passphrase: Redacted.Redacted<string>,
+  signingKey: Credentials["signingKey"]
+): Credentials =>
+  signingKey._tag === "Hmac"
+    ? Credential.hmac({ apiKey, passphrase, secret: signingKey.secret })
+    : Credential.rsa({ apiKey, passphrase, privateKeyPem: signingKey.privateKeyPem })
+
+/**
+ * Reads the options from `Config` under a prefix (default `BITGET`):
+ * `BITGET_API_KEY`, `BITGET_API_SECRET` or `BITGET_RSA_PRIVATE_KEY`,
+ * `BITGET_API_PASSPHRASE`, `BITGET_BASE_URL`, `BITGET_LOCALE`,
+ * `BITGET_DEMO_TRADING`, `BITGET_TIMEOUT` and `BITGET_CHANNEL_API_CODE`.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
+  Config.nested(
+    Config.all({
+      baseUrl: Config.withDefault(Config.string("BASE_URL"), defaultBaseUrl),
+      credentials: credentialsConfig,
+      locale: Config.withDefault(Config.literal("en-US", "zh-CN")("LOCALE"), "en-US" as const),
+      demoTrading: Config.withDefault(Config.boolean("DEMO_TRADING"), false),
+      timeout: Config.withDefault(Config.duration("TIMEOUT"), Duration.seconds(10)),
+      channelApiCode: Config.option(Config.string("CHANNEL_API_CODE"))
+    }),
+    prefix
+  ).pipe(Config.map((options) => ({ ...options, baseUrl: options.baseUrl.replace(/\/+$/, "") })))
+
+/**
+ * A layer that reads the options from `Config` (environment variables by default).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (prefix = "BITGET"): Layer.Layer<BitgetConfig, ConfigError.ConfigError> =>
+  Layer.effect(BitgetConfig, config(prefix))

@@ -1,0 +1,221 @@
+/**
+ * The failures of a Bitget call, each a tagged, yieldable error with a readable
+ * `message` that never contains a secret.
+ *
+ * @since 0.1.0
+ */
+import type { DateTime, Duration } from "effect"
+import { Option, Predicate, Schema } from "effect"
+
+/**
+ * The families of exchange error codes the library recognises. Codes outside
+ * them are kept verbatim with the kind `Unknown`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ErrorKind =
+  | "Auth"
+  | "ClockSkew"
+  | "Permission"
+  | "Environment"
+  | "Parameter"
+  | "NotFound"
+  | "Order"
+  | "RateLimited"
+  | "Maintenance"
+  | "Unknown"
+
+const kinds: ReadonlyArray<readonly [ErrorKind, ReadonlyArray<string>]> = [
+  ["ClockSkew", ["40008"]],
+  ["Auth", ["40001", "40002", "40005", "40006", "40009", "40011", "40012", "40036", "40037"]],
+  ["Permission", ["40014", "40018", "40038", "25620", "60049"]],
+  ["Environment", ["40099"]],
+  [
+    "Parameter",
+    ["40007", "40017", "40019", "40020", "40034", "40053", "00001", "70008", "40705", "40704", "40912", "40924", "60001"]
+  ],
+  ["NotFound", ["43001", "43004", "45057", "40404"]],
+  ["Order", ["45055", "40837", "43023", "45068", "40890", "43030", "43031"]],
+  ["RateLimited", ["429", "45129", "25004"]],
+  ["Maintenance", ["40015", "40200", "45001", "40725", "25000", "25001", "25003"]]
+]
+
+const kindByCode = new Map(kinds.flatMap(([kind, codes]) => codes.map((code) => [code, kind] as const)))
+
+/**
+ * Classifies an exchange error code into its family.
+ *
+ * @since 0.1.0
+ * @category classification
+ */
+export const classify = (code: string): ErrorKind => kindByCode.get(code) ?? "Unknown"
+
+/**
+ * The exchange answered with an error envelope (`code` other than `00000`),
+ * whatever the HTTP status.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BitgetApiError extends Schema.TaggedError<BitgetApiError>("@bitget-effect/BitgetApiError")(
+  "BitgetApiError",
+  {
+    endpoint: Schema.String,
+    code: Schema.String,
+    msg: Schema.String,
+    status: Schema.Number,
+    requestTime: Schema.OptionFromSelf(Schema.DateTimeUtcFromSelf),
+    retryAfter: Schema.OptionFromSelf(Schema.DurationFromSelf)
+  }
+) {
+  /** The family of the code. */
+  get kind(): ErrorKind {
+    return classify(this.code)
+  }
+  override get message(): string {
+    return `${this.endpoint} failed with code ${this.code} (${this.kind}, HTTP ${this.status}): ${this.msg}`
+  }
+}
+
+/**
+ * The answer was not an exchange envelope and its HTTP status was not a success
+ * (a 5xx HTML page from a proxy, say).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BitgetHttpError extends Schema.TaggedError<BitgetHttpError>("@bitget-effect/BitgetHttpError")(
+  "BitgetHttpError",
+  {
+    endpoint: Schema.String,
+    status: Schema.Number,
+    excerpt: Schema.String
+  }
+) {
+  override get message(): string {
+    return `${this.endpoint} answered HTTP ${this.status} without an API envelope: ${this.excerpt}`
+  }
+}
+
+/**
+ * The request did not get an answer: connection refused or reset, timeout.
+ * `sent` tells whether the request may have reached the exchange.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BitgetTransportError extends Schema.TaggedError<BitgetTransportError>(
+  "@bitget-effect/BitgetTransportError"
+)("BitgetTransportError", {
+  endpoint: Schema.String,
+  reason: Schema.Literal("Timeout", "Connect", "Network"),
+  sent: Schema.Boolean,
+  description: Schema.String
+}) {
+  override get message(): string {
+    return `${this.endpoint} transport failure (${this.reason}): ${this.description}`
+  }
+}
+
+/**
+ * The answer did not match the schema of the endpoint (or was not JSON).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BitgetDecodeError extends Schema.TaggedError<BitgetDecodeError>("@bitget-effect/BitgetDecodeError")(
+  "BitgetDecodeError",
+  {
+    endpoint: Schema.String,
+    status: Schema.Number,
+    issue: Schema.String,
+    excerpt: Schema.String
+  }
+) {
+  override get message(): string {
+    return `${this.endpoint} returned an unexpected response (HTTP ${this.status}): ${this.issue}; body: ${this.excerpt}`
+  }
+}
+
+/**
+ * The request was refused before anything was sent: invalid input, or a
+ * signed operation without credentials.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BitgetRequestError extends Schema.TaggedError<BitgetRequestError>("@bitget-effect/BitgetRequestError")(
+  "BitgetRequestError",
+  {
+    endpoint: Schema.String,
+    issue: Schema.String
+  }
+) {
+  override get message(): string {
+    return `${this.endpoint} request rejected before sending: ${this.issue}`
+  }
+}
+
+/**
+ * A request could not be signed (an unreadable RSA key, say).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BitgetSignerError extends Schema.TaggedError<BitgetSignerError>("@bitget-effect/BitgetSignerError")(
+  "BitgetSignerError",
+  {
+    issue: Schema.String
+  }
+) {
+  override get message(): string {
+    return `could not sign the request: ${this.issue}`
+  }
+}
+
+/**
+ * Any failure of a single Bitget call.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type BitgetError =
+  | BitgetApiError
+  | BitgetHttpError
+  | BitgetTransportError
+  | BitgetDecodeError
+  | BitgetRequestError
+  | BitgetSignerError
+
+/**
+ * `true` for an envelope failure of the given kind.
+ *
+ * @since 0.1.0
+ * @category classification
+ */
+export const isApiErrorOfKind = (kind: ErrorKind) => (error: unknown): error is BitgetApiError =>
+  Predicate.isTagged(error, "BitgetApiError") && (error as BitgetApiError).kind === kind
+
+/**
+ * Builds an envelope failure (as the exchange would send it) for tests and mocks.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const apiError = (options: {
+  readonly endpoint: string
+  readonly code: string
+  readonly msg: string
+  readonly status?: number
+  readonly requestTime?: DateTime.Utc
+  readonly retryAfter?: Duration.Duration
+}): BitgetApiError =>
+  new BitgetApiError({
+    endpoint: options.endpoint,
+    code: options.code,
+    msg: options.msg,
+    status: options.status ?? 400,
+    requestTime: Option.fromNullable(options.requestTime),
+    retryAfter: Option.fromNullable(options.retryAfter)
+  })

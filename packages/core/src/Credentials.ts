@@ -1,0 +1,64 @@
+/**
+ * API credentials. Every secret is held as `Redacted`, so it prints as
+ * `<redacted>` in logs, errors, spans and JSON.
+ *
+ * @since 0.1.0
+ */
+import { Redacted } from "effect"
+
+/**
+ * The key that signs requests: an HMAC secret or an RSA private key in PEM
+ * (PKCS#8 `BEGIN PRIVATE KEY` or PKCS#1 `BEGIN RSA PRIVATE KEY`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SigningKey =
+  | { readonly _tag: "Hmac"; readonly secret: Redacted.Redacted<string> }
+  | { readonly _tag: "Rsa"; readonly privateKeyPem: Redacted.Redacted<string> }
+
+/**
+ * An API key with its passphrase and signing key.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Credentials {
+  readonly apiKey: Redacted.Redacted<string>
+  readonly passphrase: Redacted.Redacted<string>
+  readonly signingKey: SigningKey
+}
+
+const redact = (value: string | Redacted.Redacted<string>) => (typeof value === "string" ? Redacted.make(value) : value)
+
+/**
+ * Credentials for an HMAC-SHA256 key.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const hmac = (options: {
+  readonly apiKey: string | Redacted.Redacted<string>
+  readonly secret: string | Redacted.Redacted<string>
+  readonly passphrase: string | Redacted.Redacted<string>
+}): Credentials => ({
+  apiKey: redact(options.apiKey),
+  passphrase: redact(options.passphrase),
+  signingKey: { _tag: "Hmac", secret: redact(options.secret) }
+})
+
+/**
+ * Credentials for an RSA key (SHA256withRSA signatures).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const rsa = (options: {
+  readonly apiKey: string | Redacted.Redacted<string>
+  readonly privateKeyPem: string | Redacted.Redacted<string>
+  readonly passphrase: string | Redacted.Redacted<string>
+}): Credentials => ({
+  apiKey: redact(options.apiKey),
+  passphrase: redact(options.passphrase),
+  signingKey: { _tag: "Rsa", privateKeyPem: redact(options.privateKeyPem) }
+})

@@ -1,0 +1,116 @@
+/**
+ * One descriptor per endpoint: method, path, authentication, rate limit and
+ * scope, retry safety, and the request and response schemas. Everything else
+ * (signing, envelope, errors) is generic and lives in `BitgetClient`.
+ *
+ * @since 0.1.0
+ */
+import type { Duration, Schema } from "effect"
+
+/**
+ * Who a rate limit counts: the API key's user (`uid`) or the caller's address (`ip`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RateLimitScope = "uid" | "ip"
+
+/**
+ * A frequency limit of the exchange: `limit` calls per `window`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RateLimit {
+  readonly limit: number
+  readonly window: Duration.DurationInput
+  readonly scope: RateLimitScope
+}
+
+/**
+ * Whether a call may be repeated when its first attempt may have reached the
+ * exchange: `idempotent` reads and cancels may; `unsafe` writes may be retried
+ * only on failures that prove the request was not received.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Idempotency = "idempotent" | "unsafe"
+
+/**
+ * Query parameters as the request schema encodes them (absent values left out).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type QueryParams = { readonly [key: string]: string | undefined }
+
+interface Common<A, EA> {
+  /** A stable name, e.g. `spot.batchCancelOrders`; used in errors, spans and limiter keys. */
+  readonly name: string
+  readonly path: string
+  readonly auth: "signed" | "public"
+  readonly rateLimit: RateLimit
+  readonly idempotency: Idempotency
+  /** Decodes the `data` field of a success envelope. */
+  readonly response: Schema.Schema<A, EA>
+}
+
+/**
+ * A GET endpoint: the request encodes to query parameters (see `get`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Get<I, A, EI extends object = QueryParams, EA = unknown> extends Common<A, EA> {
+  readonly method: "GET"
+  readonly request: Schema.Schema<I, EI>
+}
+
+/**
+ * A POST endpoint: the request encodes to the JSON body.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Post<I, A, EI extends object = object, EA = unknown> extends Common<A, EA> {
+  readonly method: "POST"
+  readonly request: Schema.Schema<I, EI>
+}
+
+/**
+ * An endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Endpoint<I, A, EI extends object = object, EA = unknown> = Get<I, A, EI, EA> | Post<I, A, EI, EA>
+
+/**
+ * Describes a GET endpoint.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const get = <I, A, EI extends QueryParams, EA>(
+  descriptor: Omit<Get<I, A, EI, EA>, "method">
+): Get<I, A, EI, EA> => ({ ...descriptor, method: "GET" })
+
+/**
+ * Describes a POST endpoint.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const post = <I, A, EI extends object, EA>(
+  descriptor: Omit<Post<I, A, EI, EA>, "method">
+): Post<I, A, EI, EA> => ({ ...descriptor, method: "POST" })
+
+/**
+ * The label of an endpoint in errors and spans: `GET /api/v2/...`.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const label = (endpoint: { readonly method: string; readonly path: string }): string =>
+  `${endpoint.method} ${endpoint.path}`

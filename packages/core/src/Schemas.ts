@@ -1,0 +1,241 @@
+/**
+ * Schema building blocks shared by every operation: exact decimals, millisecond
+ * timestamps, optional values the exchange spells `""` or `null`, open enums
+ * and numeric ids.
+ *
+ * @since 0.1.0
+ */
+import type { SchemaAST } from "effect"
+import { BigDecimal, DateTime, Option, Order, ParseResult, Schema } from "effect"
+
+/**
+ * Formats a decimal in fixed-point notation (`0.00000001`, never `1e-8`).
+ *
+ * @since 0.1.0
+ * @category decimals
+ */
+export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
+  const { scale, value: digits } = BigDecimal.normalize(value)
+  const negative = digits < 0n
+  const abs = (negative ? -digits : digits).toString()
+  const sign = negative ? "-" : ""
+  if (scale <= 0) return sign + abs + "0".repeat(-scale)
+  const padded = abs.padStart(scale + 1, "0")
+  return `${sign}${padded.slice(0, padded.length - scale)}.${padded.slice(padded.length - scale)}`
+}
+
+const parseDecimal = (input: string | number, ast: SchemaAST.AST) => {
+  const text = typeof input === "number" ? (Number.isFinite(input) ? input.toString() : "") : input.trim()
+  return Option.match(text === "" ? Option.none() : BigDecimal.fromString(text), {
+    onNone: () => ParseResult.fail(new ParseResult.Type(ast, input, `Expected a decimal number, got ${JSON.stringify(input)}`)),
+    onSome: ParseResult.succeed
+  })
+}
+
+/**
+ * An exact decimal carried as a JSON string (`"25000.0000"`); a JSON number is
+ * accepted when decoding. Encodes in fixed point.
+ *
+ * @since 0.1.0
+ * @category decimals
+ */
+export const Decimal: Schema.Schema<BigDecimal.BigDecimal, string | number> = Schema.transformOrFail(
+  Schema.Union(Schema.String, Schema.Number),
+  Schema.BigDecimalFromSelf,
+  {
+    strict: true,
+    decode: (input, _, ast) => parseDecimal(input, ast),
+    encode: (value) => ParseResult.succeed(formatDecimal(value))
+  }
+).annotations({ identifier: "Decimal" })
+
+/**
+ * A decimal that must be strictly positive (prices, sizes).
+ *
+ * @since 0.1.0
+ * @category decimals
+ */
+export const PositiveDecimal = Decimal.pipe(
+  Schema.filter((d) => BigDecimal.isPositive(d) || "must be greater than 0")
+).annotations({ identifier: "PositiveDecimal" })
+
+/**
+ * A decimal that must be zero or more.
+ *
+ * @since 0.1.0
+ * @category decimals
+ */
+export const NonNegativeDecimal = Decimal.pipe(
+  Schema.filter((d) => !BigDecimal.isNegative(d) || "must not be negative")
+).annotations({ identifier: "NonNegativeDecimal" })
+
+const millisPattern = /^-?\d+$/
+
+/**
+ * A Unix-millisecond timestamp carried as a string (a JSON integer is accepted
+ * when decoding), as a `DateTime.Utc`.
+ *
+ * @since 0.1.0
+ * @category time
+ */
+export const Timestamp: Schema.Schema<DateTime.Utc, string | number> = Schema.transformOrFail(
+  Schema.Union(Schema.String, Schema.Number),
+  Schema.DateTimeUtcFromSelf,
+  {
+    strict: true,
+    decode: (input, _, ast) => {
+      const text = typeof input === "number" ? String(input) : input.trim()
+      const millis = millisPattern.test(text) ? Number(text) : Number.NaN
+      return Option.match(Number.isSafeInteger(millis) ? DateTime.make(millis) : Option.none(), {
+        onNone: () =>
+          ParseResult.fail(new ParseResult.Type(ast, input, `Expected a millisecond timestamp, got ${JSON.stringify(input)}`)),
+        onSome: ParseResult.succeed
+      })
+    },
+    encode: (value) => ParseResult.succeed(String(DateTime.toEpochMillis(value)))
+  }
+).annotations({ identifier: "Timestamp" })
+
+/**
+ * A value that the exchange leaves out, or sends as `""` or `null`, when unset:
+ * decoded as an `Option` (encoded back as `""`).
+ *
+ * @since 0.1.0
+ * @category optional values
+ */
+export const Maybe = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
+  Schema.optionalWith(
+    Schema.transform(
+      Schema.NullOr(Schema.Union(Schema.Literal(""), schema)),
+      Schema.OptionFromSelf(Schema.typeSchema(schema)),
+      {
+        strict: true,
+        decode: (value) => (value === null || value === "" ? Option.none() : Option.some(value)),
+        encode: Option.getOrElse((): A | "" => "")
+      }
+    ),
+    { default: () => Option.none<A>() }
+  )
+
+/**
+ * Marks an enum value the library does not know yet (the exchange adds values
+ * over time); the raw string is kept in `value`.
+ *
+ * @since 0.1.0
+ * @category enums
+ */
+export class Unrecognized extends Schema.TaggedClass<Unrecognized>()("Unrecognized", {
+  value: Schema.String
+}) {}
+
+/**
+ * The decoded type of an open enum: one of the known literals, or `Unrecognized`.
+ *
+ * @since 0.1.0
+ * @category enums
+ */
+export type OpenEnum<L extends string> = L | Unrecognized
+
+/**
+ * An open enum: known literals decode as themselves, anything else as
+ * `Unrecognized`. With `caseInsensitive`, `"PAID"` decodes as the known `"Paid"`.
+ *
+ * @since 0.1.0
+ * @category enums
+ */
+export const OpenEnum = <const L extends ReadonlyArray<string>>(
+  literals: L,
+  options?: { readonly caseInsensitive?: boolean }
+): Schema.Schema<OpenEnum<L[number]>, string> => {
+  const known = new Map<string, L[number]>(
+    literals.map((literal) => [options?.caseInsensitive ? literal.toLowerCase() : literal, literal])
+  )
+  return Schema.transform(
+    Schema.String,
+    Schema.Union(Schema.Literal(...literals), Schema.typeSchema(Unrecognized)),
+    {
+      strict: true,
+      decode: (raw) => known.get(options?.caseInsensitive ? raw.toLowerCase() : raw) ?? new Unrecognized({ value: raw }),
+      encode: (value) => (typeof value === "string" ? value : value.value)
+    }
+  )
+}
+
+/**
+ * `true` when an open enum value is one the library knows.
+ *
+ * @since 0.1.0
+ * @category enums
+ */
+export const isKnown = <L extends string>(value: OpenEnum<L>): value is L => typeof value === "string"
+
+/**
+ * A numeric id (orders, records): a string of decimal digits, since ids exceed
+ * the range of JS numbers.
+ *
+ * @since 0.1.0
+ * @category ids
+ */
+export const NumericId = Schema.String.pipe(
+  Schema.pattern(/^\d{1,30}$/, { message: () => "must be a numeric id (digits only)" })
+).annotations({ identifier: "NumericId" })
+
+/**
+ * Orders numeric ids by value (as big integers), never lexically.
+ *
+ * @since 0.1.0
+ * @category ids
+ */
+export const IdOrder: Order.Order<string> = Order.mapInput(Order.bigint, (id: string) => BigInt(id))
+
+/**
+ * A client order id as the exchange accepts it: `[0-9a-zA-Z-+_#]`, 1 to 49 characters.
+ *
+ * @since 0.1.0
+ * @category ids
+ */
+export const ClientOid = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-zA-Z\-+_#]{1,49}$/, {
+    message: () => "must be 1-49 characters of [0-9a-zA-Z-+_#]"
+  })
+).annotations({ identifier: "ClientOid" })
+
+/**
+ * A non-blank string (symbols, coins).
+ *
+ * @since 0.1.0
+ * @category strings
+ */
+export const NonBlank = Schema.String.pipe(
+  Schema.filter((s) => s.trim().length > 0 || "must not be blank")
+).annotations({ identifier: "NonBlank" })
+
+/**
+ * An integer within bounds carried as a string query parameter (`limit`).
+ *
+ * @since 0.1.0
+ * @category numbers
+ */
+export const IntString = (min: number, max: number) =>
+  Schema.compose(
+    Schema.NumberFromString,
+    Schema.Int.pipe(Schema.between(min, max, { message: () => `must be an integer from ${min} to ${max}` }))
+  )
+
+/**
+ * A check for a request's time window: `startTime` not after `endTime`, and at
+ * most `maxDays` between them when both are given.
+ *
+ * @since 0.1.0
+ * @category time
+ */
+export const checkWindow = (maxDays: number) =>
+(value: { readonly startTime?: DateTime.Utc | undefined; readonly endTime?: DateTime.Utc | undefined }):
+  | true
+  | string => {
+  const { endTime, startTime } = value
+  if (startTime === undefined || endTime === undefined) return true
+  const span = DateTime.toEpochMillis(endTime) - DateTime.toEpochMillis(startTime)
+  if (span < 0) return "startTime must not be after endTime"
+  return span <= maxDays * 86_400_000 || `startTime to endTime must be at most ${maxDays} days`
+}

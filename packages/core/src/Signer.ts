@@ -1,0 +1,79 @@
+/**
+ * The request signature: the prehash rule, the canonical query, and the
+ * `Signer` service that turns a prehash into `ACCESS-SIGN` (HMAC-SHA256 or
+ * SHA256withRSA; `@bitget-effect/platform-node` supplies it with node:crypto).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Context } from "effect"
+import type { BitgetSignerError } from "./BitgetError.js"
+import type { SigningKey } from "./Credentials.js"
+
+/**
+ * Signs a prehash string with a key, giving the base64 signature.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class Signer extends Context.Tag("@bitget-effect/core/Signer")<Signer, Signer.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace Signer {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    readonly sign: (key: SigningKey, prehash: string) => Effect.Effect<string, BitgetSignerError>
+  }
+}
+
+/**
+ * A query in the two forms the exchange needs: `signed` with raw values (what
+ * the server verifies, after percent-decoding) and `sent` percent-encoded, both
+ * with the keys in ascending order and absent values left out.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CanonicalQuery {
+  readonly signed: string
+  readonly sent: string
+}
+
+/**
+ * Builds the canonical query of a parameter record.
+ *
+ * @since 0.1.0
+ * @category signing
+ */
+export const canonicalQuery = (params: { readonly [key: string]: string | undefined }): CanonicalQuery => {
+  const keys = Object.keys(params).filter((key) => params[key] !== undefined).sort()
+  const signed: Array<string> = []
+  const sent: Array<string> = []
+  for (const key of keys) {
+    const value = params[key] as string
+    signed.push(`${key}=${value}`)
+    sent.push(`${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+  }
+  return { signed: signed.join("&"), sent: sent.join("&") }
+}
+
+/**
+ * The string that is signed: `timestamp + METHOD + path + ("?" + query when
+ * non-empty) + body`.
+ *
+ * @since 0.1.0
+ * @category signing
+ */
+export const prehash = (parts: {
+  readonly timestamp: string
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  readonly body: string
+}): string =>
+  `${parts.timestamp}${parts.method.toUpperCase()}${parts.path}${parts.query === "" ? "" : `?${parts.query}`}${parts.body}`

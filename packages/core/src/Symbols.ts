@@ -1,0 +1,100 @@
+/**
+ * Get symbol info: `GET /api/v2/spot/public/symbols` (public, 20/s per IP).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Option, Schema } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as Endpoint from "./Endpoint.js"
+import { Decimal, Maybe, OpenEnum, Timestamp } from "./Schemas.js"
+
+/**
+ * Trading status of a symbol.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const SymbolStatus = OpenEnum(["offline", "gray", "online", "halt"])
+
+/**
+ * A spot trading pair.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class SpotSymbol extends Schema.Class<SpotSymbol>("SpotSymbol")({
+  symbol: Schema.String,
+  baseCoin: Schema.String,
+  quoteCoin: Schema.String,
+  /** Obsolete: `minTradeUSDT` replaces it. */
+  minTradeAmount: Maybe(Decimal),
+  /** Obsolete: generally unlimited. */
+  maxTradeAmount: Maybe(Decimal),
+  takerFeeRate: Decimal,
+  makerFeeRate: Decimal,
+  pricePrecision: Schema.NumberFromString,
+  quantityPrecision: Schema.NumberFromString,
+  quotePrecision: Schema.NumberFromString,
+  minTradeUSDT: Maybe(Decimal),
+  status: SymbolStatus,
+  buyLimitPriceRatio: Maybe(Decimal),
+  sellLimitPriceRatio: Maybe(Decimal),
+  orderQuantity: Maybe(Schema.NumberFromString),
+  areaSymbol: Maybe(OpenEnum(["yes", "no"])),
+  offTime: Maybe(Timestamp),
+  /** Deprecated by the exchange. */
+  openTime: Maybe(Timestamp)
+}) {}
+
+/**
+ * The request: one symbol, or all when `symbol` is absent or blank.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const SymbolsRequest = Schema.Struct({
+  symbol: Schema.optional(Schema.String)
+})
+
+/**
+ * The request type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SymbolsRequest = typeof SymbolsRequest.Type
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = Endpoint.get({
+  name: "spot.symbols",
+  path: "/api/v2/spot/public/symbols",
+  auth: "public",
+  rateLimit: { limit: 20, window: "1 second", scope: "ip" },
+  idempotency: "idempotent",
+  request: SymbolsRequest,
+  response: Schema.Array(SpotSymbol)
+})
+
+/**
+ * Lists spot trading pairs; a blank symbol means all of them.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const symbols = (
+  request: SymbolsRequest = {}
+): Effect.Effect<ReadonlyArray<SpotSymbol>, BitgetError, BitgetClient.BitgetClient> =>
+  BitgetClient.execute(
+    endpoint,
+    Option.match(Option.filter(Option.fromNullable(request.symbol), (s) => s.trim() !== ""), {
+      onNone: () => ({}),
+      onSome: (symbol) => ({ symbol })
+    })
+  )

@@ -1,0 +1,65 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import { generateKeyPairSync, verify } from "node:crypto"
+import type { SigningKey } from "../src/Credentials.js"
+import { canonicalQuery, prehash } from "../src/Signer.js"
+import * as WebCryptoSigner from "../src/WebCryptoSigner.js"
+
+const hmac: SigningKey = { _tag: "Hmac", secret: Redacted.make("secret") }
+
+describe("prehash", () => {
+  it("joins timestamp, upper-case method, path, query and body", () => {
+    assert.strictEqual(
+      prehash({ timestamp: "1", method: "get", path: "/p", query: "a=1", body: "" }),
+      "1GET/p?a=1"
+    )
+    assert.strictEqual(prehash({ timestamp: "1", method: "POST", path: "/p", query: "", body: "{}" }), "1POST/p{}")
+    assert.strictEqual(prehash({ timestamp: "1", method: "GET", path: "/p", query: "", body: "" }), "1GET/p")
+  })
+})
+
+describe("canonicalQuery", () => {
+  it("sorts keys, drops absent values and signs raw values while sending encoded ones", () => {
+    const query = canonicalQuery({ symbol: "BTC$USDT", coin: "比特币", limit: undefined, note: "a b+c&d" })
+    assert.strictEqual(query.signed, "coin=比特币&note=a b+c&d&symbol=BTC$USDT")
+    assert.strictEqual(query.sent, "coin=%E6%AF%94%E7%89%B9%E5%B8%81&note=a%20b%2Bc%26d&symbol=BTC%24USDT")
+  })
+
+  it("is empty for no parameters", () => {
+    assert.deepStrictEqual(canonicalQuery({}), { signed: "", sent: "" })
+  })
+})
+
+describe("WebCryptoSigner", () => {
+  const vectors: ReadonlyArray<readonly [string, string]> = [
+    ["16273667805456POST/api/v2/mix/order/place-order{\"symbol\":\"ETHUSDT\"}", "7q0EikaFI6vj9FuQRddouLkfjADl2NLTCej2t5t/QZY="],
+    ["16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT", "RI9g5pCkEX/+tr0RueyMGckGzeuXz9BiN78aBgIEayo="],
+    ["1659076670000GET/api/v2/public/time", "CG16N9PfKv7IeIOr4rySPBh1MpCQL+uGmPJ9Ng/8vuY="]
+  ]
+  for (const [input, expected] of vectors) {
+    it.effect(`reproduces the golden vector ${expected}`, () =>
+      Effect.gen(function*() {
+        assert.strictEqual(yield* WebCryptoSigner.make.sign(hmac, input), expected)
+      }))
+  }
+
+  it.effect("signs RSA keys in PKCS#8 and PKCS#1 PEM alike, verifiable as SHA256withRSA", () =>
+    Effect.gen(function*() {
+      const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+      const pkcs8 = privateKey.export({ type: "pkcs8", format: "pem" }).toString()
+      const pkcs1 = privateKey.export({ type: "pkcs1", format: "pem" }).toString()
+      const message = "1700000000000GET/api/v2/p2p/orderList?coin=比特币"
+      const a = yield* WebCryptoSigner.make.sign({ _tag: "Rsa", privateKeyPem: Redacted.make(pkcs8) }, message)
+      const b = yield* WebCryptoSigner.make.sign({ _tag: "Rsa", privateKeyPem: Redacted.make(pkcs1) }, message)
+      assert.strictEqual(a, b)
+      assert.isTrue(verify("sha256", Buffer.from(message), publicKey, Buffer.from(a, "base64")))
+    }))
+
+  it.effect("fails with a typed error that does not echo a bad key", () =>
+    Effect.gen(function*() {
+      const pem = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleS1tYXRlcmlhbA==\n-----END PRIVATE KEY-----"
+      const error = yield* Effect.flip(WebCryptoSigner.make.sign({ _tag: "Rsa", privateKeyPem: Redacted.make(pem) }, "x"))
+      assert.strictEqual(error._tag, "BitgetSignerError")
+      assert.notInclude(error.message, "c2VjcmV0")
+    }))
+})

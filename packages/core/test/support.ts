@@ -1,0 +1,99 @@
+/**
+ * Test support: a client over an injected `HttpClient` that answers from a
+ * function and records every request it was given.
+ */
+import { assert } from "@effect/vitest"
+import { HttpClient, HttpClientResponse } from "@effect/platform"
+import { createHmac } from "node:crypto"
+import { Effect, Layer } from "effect"
+import * as BitgetClient from "../src/BitgetClient.js"
+import * as BitgetConfig from "../src/BitgetConfig.js"
+import * as Credentials from "../src/Credentials.js"
+import * as WebCryptoSigner from "../src/WebCryptoSigner.js"
+
+/** A request as it reached the HTTP layer. */
+export interface Recorded {
+  readonly method: string
+  readonly url: URL
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/** What the fake exchange answers. */
+export interface Reply {
+  readonly status?: number
+  readonly body: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export const baseUrl = "https://api.example.test"
+
+export const credentials = Credentials.hmac({ apiKey: "key-1", secret: "secret", passphrase: "phrase-1" })
+
+/** A success envelope around `data`. */
+export const ok = (data: unknown): Reply => ({
+  body: JSON.stringify({ code: "00000", msg: "success", requestTime: 1_700_000_000_000, data })
+})
+
+/** An error envelope. */
+export const fail = (status: number, code: string, msg: string): Reply => ({
+  status,
+  body: JSON.stringify({ code, msg, requestTime: 1_700_000_000_000, data: null })
+})
+
+const decoder = new TextDecoder()
+
+/**
+ * A client layer whose HTTP answers come from `respond`; `requests` lists what
+ * was sent, in order.
+ */
+export const exchange = (
+  respond: (request: Recorded) => Reply,
+  options: BitgetConfig.BitgetOptionsInput = { credentials }
+) => {
+  const requests: Array<Recorded> = []
+  const http = HttpClient.make((request, url) =>
+    Effect.sync(() => {
+      const body = request.body._tag === "Uint8Array" ? decoder.decode(request.body.body) : ""
+      const recorded: Recorded = { method: request.method, url, headers: { ...request.headers }, body }
+      requests.push(recorded)
+      const reply = respond(recorded)
+      return HttpClientResponse.fromWeb(
+        request,
+        new Response(reply.body, { status: reply.status ?? 200, headers: reply.headers ?? {} })
+      )
+    })
+  )
+  const layer = BitgetClient.layer.pipe(
+    Layer.provide(
+      Layer.mergeAll(
+        Layer.succeed(HttpClient.HttpClient, http),
+        WebCryptoSigner.layer,
+        BitgetConfig.layer({ baseUrl, ...options })
+      )
+    )
+  )
+  return { layer, requests }
+}
+
+/**
+ * The HMAC signature the exchange expects for a recorded request, computed
+ * independently of the library from the raw (decoded) query it should have signed.
+ */
+export const expectedSignature = (request: Recorded, signedQuery: string): string =>
+  createHmac("sha256", "secret")
+    .update(
+      `${request.headers["access-timestamp"]}${request.method}${request.url.pathname}${
+        signedQuery === "" ? "" : `?${signedQuery}`
+      }${request.body}`
+    )
+    .digest("base64")
+
+/** Asserts the four credential headers of a signed request and its signature. */
+export const assertSigned = (request: Recorded, signedQuery: string): void => {
+  assert.strictEqual(request.headers["access-key"], "key-1")
+  assert.strictEqual(request.headers["access-passphrase"], "phrase-1")
+  assert.match(request.headers["access-timestamp"] ?? "", /^\d+$/)
+  assert.strictEqual(request.headers["content-type"], "application/json")
+  assert.strictEqual(request.headers["access-sign"], expectedSignature(request, signedQuery))
+}

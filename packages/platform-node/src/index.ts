@@ -1,0 +1,8 @@
+/**
+ * @since 0.1.0
+ */
+export * as BitgetNode from "./BitgetNode.js"
+/**
+ * @since 0.1.0
+ */
+export * as NodeSigner from "./NodeSigner.js"
