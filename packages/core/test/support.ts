@@ -28,7 +28,10 @@ export interface Reply {
 
 export const baseUrl = "https://api.example.test"
 
-export const credentials = Credentials.hmac({ apiKey: "key-1", secret: "secret", passphrase: "phrase-1" })
+/** The HMAC secret of the test credentials. */
+export const hmacSecret = "s3cr3t-hmac-key"
+
+export const credentials = Credentials.hmac({ apiKey: "key-1", secret: hmacSecret, passphrase: "phrase-1" })
 
 /** A success envelope around `data`. */
 export const ok = (data: unknown): Reply => ({
@@ -81,7 +84,7 @@ export const exchange = (
  * independently of the library from the raw (decoded) query it should have signed.
  */
 export const expectedSignature = (request: Recorded, signedQuery: string): string =>
-  createHmac("sha256", "secret")
+  createHmac("sha256", hmacSecret)
     .update(
       `${request.headers["access-timestamp"]}${request.method}${request.url.pathname}${
         signedQuery === "" ? "" : `?${signedQuery}`

@@ -1,0 +1,134 @@
+/**
+ * A mock client for testing code that uses Bitget: canned typed responses per
+ * endpoint, the requests it was given available for assertions, and the same
+ * request validation as the real client. Canned values round-trip through the
+ * endpoint's schemas, so a mock answers exactly what a decoded response could hold.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Ref, Schema } from "effect"
+import * as BitgetClient from "./BitgetClient.js"
+import type { BitgetError } from "./BitgetError.js"
+import { BitgetRequestError } from "./BitgetError.js"
+import type { Endpoint } from "./Endpoint.js"
+import { label } from "./Endpoint.js"
+import { describeParseError } from "./internal/envelope.js"
+
+/**
+ * A canned answer for one endpoint, made with `on`, `succeed` or `fail`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Response {
+  readonly name: string
+  readonly respond: (params: unknown) => Effect.Effect<unknown, BitgetError>
+}
+
+/**
+ * A call the mock received: the endpoint name and the parameters as they would
+ * have been sent (query parameters or JSON body, encoded).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Call {
+  readonly name: string
+  readonly params: unknown
+}
+
+/**
+ * The mock's recorder.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class BitgetMock extends Context.Tag("@bitget-effect/core/BitgetMock")<BitgetMock, {
+  /** Every call received, in order. */
+  readonly calls: Effect.Effect<ReadonlyArray<Call>>
+}>() {}
+
+/**
+ * Answers an endpoint with a handler of the typed request.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const on = <I, A, EI extends object, EA>(
+  endpoint: Endpoint<I, A, EI, EA>,
+  handler: (request: I) => Effect.Effect<A, BitgetError>
+): Response => ({
+  name: endpoint.name,
+  respond: (params) =>
+    Schema.decodeUnknown(endpoint.request)(params).pipe(
+      Effect.orDie,
+      Effect.flatMap(handler),
+      Effect.flatMap((value) => Effect.orDie(Schema.encode(endpoint.response)(value)))
+    )
+})
+
+/**
+ * Answers an endpoint with a fixed value.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const succeed = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, value: A): Response =>
+  on(endpoint, () => Effect.succeed(value))
+
+/**
+ * Answers an endpoint with a failure (see `BitgetError.apiError`).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fail = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, error: BitgetError): Response =>
+  on(endpoint, () => Effect.fail(error))
+
+/**
+ * Typed view of the calls made to one endpoint.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const requestsOf = <I, A, EI extends object, EA>(
+  endpoint: Endpoint<I, A, EI, EA>
+): Effect.Effect<ReadonlyArray<I>, never, BitgetMock> =>
+  BitgetMock.pipe(
+    Effect.flatMap((mock) => mock.calls),
+    Effect.flatMap((calls) =>
+      Effect.forEach(
+        calls.filter((call) => call.name === endpoint.name),
+        (call) => Effect.orDie(Schema.decodeUnknown(endpoint.request)(call.params))
+      )
+    )
+  )
+
+/**
+ * A `BitgetClient` answering from canned responses, with its recorder. An
+ * endpoint without a response is a defect naming the endpoint.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  ...responses: ReadonlyArray<Response>
+): Layer.Layer<BitgetClient.BitgetClient | BitgetMock> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const calls = yield* Ref.make<ReadonlyArray<Call>>([])
+    const byName = new Map(responses.map((response) => [response.name, response]))
+    const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) =>
+      Effect.gen(function*() {
+        const params = yield* Schema.encode(endpoint.request)(input, { errors: "all" }).pipe(
+          Effect.mapError((error) => new BitgetRequestError({ endpoint: label(endpoint), issue: describeParseError(error) }))
+        )
+        yield* Ref.update(calls, (all) => [...all, { name: endpoint.name, params }])
+        const response = byName.get(endpoint.name)
+        if (response === undefined) return yield* Effect.dieMessage(`BitgetMock: no response for ${endpoint.name}`)
+        const encoded = yield* response.respond(params)
+        return yield* Effect.orDie(Schema.decodeUnknown(endpoint.response)(encoded))
+      })
+    return Context.make(BitgetClient.BitgetClient, BitgetClient.BitgetClient.of({ execute })).pipe(
+      Context.add(BitgetMock, BitgetMock.of({ calls: Ref.get(calls) }))
+    )
+  }))

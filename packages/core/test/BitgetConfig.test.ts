@@ -1,0 +1,59 @@
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Duration, Effect, Layer, Option, Redacted } from "effect"
+import * as BitgetConfig from "../src/BitgetConfig.js"
+
+const read = (env: Record<string, string>) =>
+  Effect.flatMap(BitgetConfig.BitgetConfig, Effect.succeed).pipe(
+    Effect.provide(
+      BitgetConfig.layerConfig().pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" }))))
+    )
+  )
+
+describe("BitgetConfig", () => {
+  it.effect("defaults to the real host with no credentials", () =>
+    Effect.gen(function*() {
+      const config = yield* read({})
+      assert.strictEqual(config.baseUrl, "https://api.bitget.com")
+      assert.isTrue(Option.isNone(config.credentials))
+      assert.strictEqual(config.locale, "en-US")
+      assert.isFalse(config.demoTrading)
+      assert.isTrue(Duration.equals(config.timeout, Duration.seconds(10)))
+      assert.isTrue(Option.isNone(config.channelApiCode))
+    }))
+
+  it.effect("reads every option from BITGET_* variables, secrets as Redacted", () =>
+    Effect.gen(function*() {
+      const config = yield* read({
+        BITGET_API_KEY: "k",
+        BITGET_API_SECRET: "hmac-secret-value",
+        BITGET_API_PASSPHRASE: "pass-value",
+        BITGET_BASE_URL: "http://127.0.0.1:8080/",
+        BITGET_LOCALE: "zh-CN",
+        BITGET_DEMO_TRADING: "true",
+        BITGET_TIMEOUT: "3 seconds",
+        BITGET_CHANNEL_API_CODE: "chan"
+      })
+      assert.strictEqual(config.baseUrl, "http://127.0.0.1:8080")
+      assert.strictEqual(config.locale, "zh-CN")
+      assert.isTrue(config.demoTrading)
+      assert.isTrue(Duration.equals(config.timeout, Duration.seconds(3)))
+      assert.deepStrictEqual(config.channelApiCode, Option.some("chan"))
+      const credentials = Option.getOrThrow(config.credentials)
+      assert.strictEqual(credentials.signingKey._tag, "Hmac")
+      assert.strictEqual(Redacted.value(credentials.passphrase), "pass-value")
+      assert.notInclude(JSON.stringify(config), "hmac-secret-value")
+      assert.notInclude(String(credentials.passphrase), "pass-value")
+    }))
+
+  it.effect("takes an RSA key when no HMAC secret is set", () =>
+    Effect.gen(function*() {
+      const config = yield* read({ BITGET_API_KEY: "k", BITGET_API_PASSPHRASE: "p", BITGET_RSA_PRIVATE_KEY: "-----BEGIN PRIVATE KEY-----" })
+      assert.strictEqual(Option.getOrThrow(config.credentials).signingKey._tag, "Rsa")
+    }))
+
+  it.effect("fails on incomplete credentials instead of running unsigned", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(read({ BITGET_API_KEY: "k" }))
+      assert.include(String(error), "Incomplete credentials")
+    }))
+})
