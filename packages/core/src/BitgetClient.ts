@@ -1,18 +1,23 @@
 /**
  * The client service: runs any endpoint descriptor through the one generic
- * pipeline (validate, sign, send, read the envelope, decode).
+ * pipeline: validate, wait for the rate limiter, sign (with the exchange's
+ * clock), send, read the envelope, decode; retried per the endpoint's policy.
  *
  * @since 0.1.0
  */
 import { Headers, HttpBody, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Context, Duration, Effect, FiberRef, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Context, DateTime, Duration, Effect, FiberRef, Layer, Metric, Option, Redacted, Ref, Schema } from "effect"
 import { BitgetConfig } from "./BitgetConfig.js"
 import type { BitgetError } from "./BitgetError.js"
 import { BitgetDecodeError, BitgetRequestError, BitgetTransportError } from "./BitgetError.js"
+import type { Credentials } from "./Credentials.js"
 import type { Endpoint } from "./Endpoint.js"
 import { label } from "./Endpoint.js"
 import { describeParseError, excerpt, interpret } from "./internal/envelope.js"
+import * as TimeEndpoint from "./internal/serverTime.js"
 import { fromHttpClientError } from "./internal/transport.js"
+import * as RateLimiter from "./RateLimiter.js"
+import * as Retry from "./Retry.js"
 import { canonicalQuery, prehash, Signer } from "./Signer.js"
 
 /**
@@ -40,11 +45,15 @@ export declare namespace BitgetClient {
    * @category models
    */
   export interface Service {
-    /** Runs one call of an endpoint: validate, sign, send, decode. */
+    /** Runs one call of an endpoint: validate, limit, sign, send, decode, with retries. */
     readonly execute: <I, A, EI extends object, EA>(
       endpoint: Endpoint<I, A, EI, EA>,
       input: I
     ) => Effect.Effect<A, BitgetError>
+    /** The offset added to the local clock to get the exchange's, in milliseconds. */
+    readonly clockOffset: Effect.Effect<number>
+    /** Reads the exchange's clock and keeps the offset for signing. */
+    readonly syncClock: Effect.Effect<number, BitgetError>
   }
 }
 
@@ -69,8 +78,12 @@ const prepare = <I, A, EI extends object, EA>(
     })
   )
 
+const isClockSkew = (error: BitgetError): boolean => error._tag === "BitgetApiError" && error.code === "40008"
+
 /**
- * Builds the client from its configuration, a `Signer` and an `HttpClient`.
+ * Builds the client from its configuration, a `Signer` and an `HttpClient`;
+ * rate limits are kept in the `RateLimiterStore` from the context when there is
+ * one, else in memory.
  *
  * @since 0.1.0
  * @category constructors
@@ -86,9 +99,20 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         Effect.locally(Headers.currentRedactedNames, [...redactedNames, ...credentialHeaders])
       )
     )
+    const store = yield* Effect.serviceOption(RateLimiter.RateLimiterStore).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => RateLimiter.makeMemoryStore,
+        onSome: Effect.succeed
+      }))
+    )
+    const limiter = yield* RateLimiter.make(config.rateLimit).pipe(
+      Effect.provideService(RateLimiter.RateLimiterStore, store)
+    )
+    const offset = yield* Ref.make(0)
     const baseHeaders: Record<string, string> = { locale: config.locale }
     if (config.demoTrading) baseHeaders.paptrading = "1"
     if (Option.isSome(config.channelApiCode)) baseHeaders["X-CHANNEL-API-CODE"] = config.channelApiCode.value
+    const identity = Option.match(config.credentials, { onNone: () => "", onSome: (c) => Redacted.value(c.apiKey) })
 
     const send = (endpoint: string, request: HttpClientRequest.HttpClientRequest) =>
       http.execute(request).pipe(
@@ -109,23 +133,20 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         })
       )
 
-    const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) => {
-      const name = label(endpoint)
-      const decode = Schema.decodeUnknown(endpoint.response)
-      return Effect.gen(function*() {
-        const credentials = endpoint.auth === "signed"
-          ? yield* Option.match(config.credentials, {
-            onNone: () =>
-              Effect.fail(new BitgetRequestError({ endpoint: name, issue: "this operation is signed and needs credentials" })),
-            onSome: Effect.succeed
-          })
-          : undefined
-        const { body, query } = yield* prepare(endpoint, input)
+    /** One attempt: wait for a slot, sign afresh, send, read the envelope. */
+    const attempt = <I, A, EI extends object, EA>(
+      endpoint: Endpoint<I, A, EI, EA>,
+      { body, query }: Prepared,
+      credentials: Credentials | undefined
+    ) =>
+      Effect.gen(function*() {
+        const name = label(endpoint)
+        yield* limiter.take({ name: endpoint.name, label: name, rateLimit: endpoint.rateLimit }, identity)
         const url = `${config.baseUrl}${endpoint.path}${query.sent === "" ? "" : `?${query.sent}`}`
         const headers: Record<string, string> = { ...baseHeaders }
         if (endpoint.method === "POST" || credentials !== undefined) headers["Content-Type"] = "application/json"
         if (credentials !== undefined) {
-          const timestamp = String(yield* Clock.currentTimeMillis)
+          const timestamp = String((yield* Clock.currentTimeMillis) + (yield* Ref.get(offset)))
           headers["ACCESS-KEY"] = Redacted.value(credentials.apiKey)
           headers["ACCESS-PASSPHRASE"] = Redacted.value(credentials.passphrase)
           headers["ACCESS-TIMESTAMP"] = timestamp
@@ -138,7 +159,49 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
           ? HttpClientRequest.post(url, { headers, body: HttpBody.text(body, "application/json") })
           : HttpClientRequest.get(url, { headers })
         const answer = yield* send(name, request)
-        const data = yield* interpret({ endpoint: name, ...answer })
+        const data = yield* interpret({ endpoint: name, ...answer }).pipe(
+          Effect.tapError((error) =>
+            error._tag === "BitgetApiError" && error.kind === "RateLimited"
+              ? Metric.increment(Metric.tagged(RateLimiter.rejections, "endpoint", name))
+              : Effect.void
+          )
+        )
+        return { answer, data }
+      })
+
+    const syncClock = Effect.gen(function*() {
+      const before = yield* Clock.currentTimeMillis
+      const { data } = yield* attempt(TimeEndpoint.endpoint, { query: { signed: "", sent: "" }, body: "" }, undefined)
+      const after = yield* Clock.currentTimeMillis
+      const server = yield* Schema.decodeUnknown(TimeEndpoint.ServerTime)(data).pipe(
+        Effect.mapError((error) =>
+          new BitgetDecodeError({ endpoint: label(TimeEndpoint.endpoint), status: 200, issue: describeParseError(error), excerpt: "" })
+        )
+      )
+      const value = DateTime.toEpochMillis(server.serverTime) - Math.round((before + after) / 2)
+      yield* Ref.set(offset, value)
+      yield* Effect.logDebug(`clock: offset to the exchange is ${value} ms`)
+      return value
+    })
+
+    const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) => {
+      const name = label(endpoint)
+      const decode = Schema.decodeUnknown(endpoint.response)
+      const policy = Retry.schedule(endpoint, { ...config.retry, ...config.retry.endpoints?.[endpoint.name] })
+      return Effect.gen(function*() {
+        const credentials = endpoint.auth === "signed"
+          ? yield* Option.match(config.credentials, {
+            onNone: () =>
+              Effect.fail(new BitgetRequestError({ endpoint: name, issue: "this operation is signed and needs credentials" })),
+            onSome: Effect.succeed
+          })
+          : undefined
+        const prepared = yield* prepare(endpoint, input)
+        const once = attempt(endpoint, prepared, credentials)
+        const { answer, data } = yield* once.pipe(
+          Effect.catchIf(isClockSkew, () => Effect.zipRight(syncClock, once)),
+          Effect.retry(policy)
+        )
         return yield* decode(data).pipe(
           Effect.mapError((error) =>
             new BitgetDecodeError({
@@ -151,7 +214,11 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         )
       }).pipe(Effect.withSpan(`bitget ${endpoint.name}`, { kind: "client", attributes: { "bitget.endpoint": name } }))
     }
-    return BitgetClient.of({ execute })
+
+    if (config.syncClockOnStart) {
+      yield* syncClock.pipe(Effect.catchAll((error) => Effect.logWarning(`clock sync at start failed: ${error.message}`)))
+    }
+    return BitgetClient.of({ execute, clockOffset: Ref.get(offset), syncClock })
   })
 
 /**

@@ -8,6 +8,8 @@ import { Config, ConfigError, Context, Duration, Either, Layer, Option } from "e
 import type { Redacted } from "effect"
 import type { Credentials } from "./Credentials.js"
 import * as Credential from "./Credentials.js"
+import type { RateLimitOptions } from "./RateLimiter.js"
+import type { RetryOptions } from "./Retry.js"
 
 /**
  * The production REST host.
@@ -44,6 +46,12 @@ export interface BitgetOptions {
   readonly timeout: Duration.Duration
   /** Broker channel code (`X-CHANNEL-API-CODE`), sent only when set. */
   readonly channelApiCode: Option.Option<string>
+  /** Client-side rate limiting (on by default, with the spec's limits). */
+  readonly rateLimit: RateLimitOptions
+  /** Retry policy for every endpoint, and per endpoint name. */
+  readonly retry: RetryOptions & { readonly endpoints?: { readonly [endpoint: string]: RetryOptions } }
+  /** Read the exchange's clock once when the client starts (it is read anyway after a 40008). */
+  readonly syncClockOnStart: boolean
 }
 
 /**
@@ -59,6 +67,9 @@ export interface BitgetOptionsInput {
   readonly demoTrading?: boolean
   readonly timeout?: Duration.DurationInput
   readonly channelApiCode?: string
+  readonly rateLimit?: RateLimitOptions
+  readonly retry?: BitgetOptions["retry"]
+  readonly syncClockOnStart?: boolean
 }
 
 /**
@@ -81,7 +92,10 @@ export const make = (input: BitgetOptionsInput = {}): BitgetOptions => ({
   locale: input.locale ?? "en-US",
   demoTrading: input.demoTrading ?? false,
   timeout: Duration.decode(input.timeout ?? "10 seconds"),
-  channelApiCode: Option.fromNullable(input.channelApiCode)
+  channelApiCode: Option.fromNullable(input.channelApiCode),
+  rateLimit: input.rateLimit ?? {},
+  retry: input.retry ?? {},
+  syncClockOnStart: input.syncClockOnStart ?? false
 })
 
 /**
@@ -132,7 +146,8 @@ const credentialsOf = (
  * Reads the options from `Config` under a prefix (default `BITGET`):
  * `BITGET_API_KEY`, `BITGET_API_SECRET` or `BITGET_RSA_PRIVATE_KEY`,
  * `BITGET_API_PASSPHRASE`, `BITGET_BASE_URL`, `BITGET_LOCALE`,
- * `BITGET_DEMO_TRADING`, `BITGET_TIMEOUT` and `BITGET_CHANNEL_API_CODE`.
+ * `BITGET_DEMO_TRADING`, `BITGET_TIMEOUT`, `BITGET_CHANNEL_API_CODE`,
+ * `BITGET_RATE_LIMIT` (true/false), `BITGET_MAX_ATTEMPTS` and `BITGET_SYNC_CLOCK`.
  *
  * @since 0.1.0
  * @category config
@@ -145,10 +160,18 @@ export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
       locale: Config.withDefault(Config.literal("en-US", "zh-CN")("LOCALE"), "en-US" as const),
       demoTrading: Config.withDefault(Config.boolean("DEMO_TRADING"), false),
       timeout: Config.withDefault(Config.duration("TIMEOUT"), Duration.seconds(10)),
-      channelApiCode: Config.option(Config.string("CHANNEL_API_CODE"))
+      channelApiCode: Config.option(Config.string("CHANNEL_API_CODE")),
+      rateLimitEnabled: Config.withDefault(Config.boolean("RATE_LIMIT"), true),
+      maxAttempts: Config.option(Config.integer("MAX_ATTEMPTS")),
+      syncClockOnStart: Config.withDefault(Config.boolean("SYNC_CLOCK"), false)
     }),
     prefix
-  ).pipe(Config.map((options) => ({ ...options, baseUrl: options.baseUrl.replace(/\/+$/, "") })))
+  ).pipe(Config.map(({ maxAttempts, rateLimitEnabled, ...options }) => ({
+    ...options,
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    rateLimit: { enabled: rateLimitEnabled },
+    retry: Option.match(maxAttempts, { onNone: () => ({}), onSome: (n) => ({ maxAttempts: n }) })
+  })))
 
 /**
  * A layer that reads the options from `Config` (environment variables by default).

@@ -4,8 +4,8 @@
  *
  * @since 0.1.0
  */
-import type { DateTime, Duration } from "effect"
-import { Option, Predicate, Schema } from "effect"
+import type { DateTime } from "effect"
+import { Duration, Option, Predicate, Schema } from "effect"
 
 /**
  * The families of exchange error codes the library recognises. Codes outside
@@ -175,6 +175,38 @@ export class BitgetSignerError extends Schema.TaggedError<BitgetSignerError>("@b
 }
 
 /**
+ * The store failed (a shared store that cannot be reached, say).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RateLimiterStoreError extends Schema.TaggedError<RateLimiterStoreError>(
+  "@bitget-effect/RateLimiterStoreError"
+)("RateLimiterStoreError", { issue: Schema.String }) {
+  override get message(): string {
+    return `rate limiter store failed: ${this.issue}`
+  }
+}
+
+/**
+ * Waiting for a slot would take longer than the configured maximum wait.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RateLimitWaitExceeded extends Schema.TaggedError<RateLimitWaitExceeded>(
+  "@bitget-effect/RateLimitWaitExceeded"
+)("RateLimitWaitExceeded", {
+  endpoint: Schema.String,
+  key: Schema.String,
+  maxWait: Schema.DurationFromSelf
+}) {
+  override get message(): string {
+    return `${this.endpoint} would wait longer than ${Duration.format(this.maxWait)} for its rate limit (${this.key})`
+  }
+}
+
+/**
  * Any failure of a single Bitget call.
  *
  * @since 0.1.0
@@ -187,6 +219,8 @@ export type BitgetError =
   | BitgetDecodeError
   | BitgetRequestError
   | BitgetSignerError
+  | RateLimitWaitExceeded
+  | RateLimiterStoreError
 
 /**
  * `true` for an envelope failure of the given kind.

@@ -97,6 +97,64 @@ export const Timestamp: Schema.Schema<DateTime.Utc, string | number> = Schema.tr
 ).annotations({ identifier: "Timestamp" })
 
 /**
+ * `true` for the ways the exchange spells "unset": missing, `null` or `""`.
+ *
+ * @since 0.1.0
+ * @category optional values
+ */
+export const isAbsent = (value: unknown): value is undefined | null | "" =>
+  value === undefined || value === null || value === ""
+
+/**
+ * A list the exchange may send as `null` or leave out, decoded as empty. Not a
+ * union, so a decode failure names the field instead of quoting the whole list
+ * (which may hold personal data).
+ *
+ * @since 0.1.0
+ * @category optional values
+ */
+export const ListOrEmpty = <A, I>(item: Schema.Schema<A, I>) =>
+  Schema.optionalWith(
+    Schema.compose(
+      Schema.transform(Schema.Unknown, Schema.Unknown, {
+        strict: true,
+        decode: (value) => (isAbsent(value) ? [] : value),
+        encode: (value) => value
+      }),
+      Schema.Array(item),
+      { strict: false }
+    ),
+    { exact: true, default: () => [] }
+  )
+
+/**
+ * An object the exchange may send as `null` or `""` or leave out, as an
+ * `Option`; like `ListOrEmpty`, a failure does not quote the object.
+ *
+ * @since 0.1.0
+ * @category optional values
+ */
+export const OptionalObject = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.optionalWith(
+    Schema.transformOrFail(Schema.Unknown, Schema.OptionFromSelf(Schema.typeSchema(schema)), {
+      strict: true,
+      decode: (value) =>
+        isAbsent(value) ? ParseResult.succeed(Option.none()) : ParseResult.map(ParseResult.decodeUnknown(schema)(value), Option.some),
+      encode: (value) =>
+        Option.match(value, { onNone: () => ParseResult.succeed(null), onSome: ParseResult.encode(schema) })
+    }),
+    { exact: true, default: () => Option.none() }
+  )
+
+/**
+ * A millisecond timestamp as a query parameter (always a string on the wire).
+ *
+ * @since 0.1.0
+ * @category time
+ */
+export const QueryTimestamp = Schema.compose(Schema.String, Timestamp, { strict: false })
+
+/**
  * A value that the exchange leaves out, or sends as `""` or `null`, when unset:
  * decoded as an `Option` (encoded back as `""`).
  *

@@ -5,8 +5,7 @@ import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
 import * as Credentials from "../src/Credentials.js"
 import * as Endpoint from "../src/Endpoint.js"
-import * as WebCryptoSigner from "../src/WebCryptoSigner.js"
-import { assertSigned, baseUrl, credentials, exchange, expectedSignature, fail, hmacSecret, ok } from "./support.js"
+import { assertSigned, baseUrl, credentials, exchange, expectedSignature, fail, hmacSecret, ok, syncSigner } from "./support.js"
 
 const Echo = Schema.Struct({ value: Schema.String })
 
@@ -258,8 +257,8 @@ describe("errors", () => {
     BitgetClient.layer.pipe(
       Layer.provide(Layer.mergeAll(
         Layer.succeed(HttpClient.HttpClient, HttpClient.make((request) => Effect.fail(error(request)))),
-        WebCryptoSigner.layer,
-        BitgetConfig.layer({ baseUrl, credentials })
+        syncSigner,
+        BitgetConfig.layer({ baseUrl, credentials, retry: { maxAttempts: 1 } })
       ))
     )
 
@@ -285,8 +284,8 @@ describe("errors", () => {
       const layer = BitgetClient.layer.pipe(
         Layer.provide(Layer.mergeAll(
           Layer.succeed(HttpClient.HttpClient, HttpClient.make(() => Effect.never)),
-          WebCryptoSigner.layer,
-          BitgetConfig.layer({ baseUrl, credentials, timeout: "5 seconds" })
+          syncSigner,
+          BitgetConfig.layer({ baseUrl, credentials, timeout: "5 seconds", retry: { maxAttempts: 1 } })
         ))
       )
       const fiber = yield* Effect.fork(Effect.flip(BitgetClient.execute(publicGet, {})).pipe(Effect.provide(layer)))

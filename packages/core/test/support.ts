@@ -5,10 +5,11 @@
 import { assert } from "@effect/vitest"
 import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { createHmac } from "node:crypto"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
 import * as Credentials from "../src/Credentials.js"
+import { Signer } from "../src/Signer.js"
 import * as WebCryptoSigner from "../src/WebCryptoSigner.js"
 
 /** A request as it reached the HTTP layer. */
@@ -47,6 +48,20 @@ export const fail = (status: number, code: string, msg: string): Reply => ({
 const decoder = new TextDecoder()
 
 /**
+ * A signer that answers HMAC synchronously (so `TestClock` adjustments never
+ * race a pending promise); RSA keys go to the WebCrypto signer.
+ */
+export const syncSigner = Layer.succeed(
+  Signer,
+  Signer.of({
+    sign: (key, prehash) =>
+      key._tag === "Hmac"
+        ? Effect.sync(() => createHmac("sha256", Redacted.value(key.secret)).update(prehash).digest("base64"))
+        : WebCryptoSigner.make.sign(key, prehash)
+  })
+)
+
+/**
  * A client layer whose HTTP answers come from `respond`; `requests` lists what
  * was sent, in order.
  */
@@ -71,8 +86,8 @@ export const exchange = (
     Layer.provide(
       Layer.mergeAll(
         Layer.succeed(HttpClient.HttpClient, http),
-        WebCryptoSigner.layer,
-        BitgetConfig.layer({ baseUrl, ...options })
+        syncSigner,
+        BitgetConfig.layer({ baseUrl, retry: { maxAttempts: 1 }, ...options })
       )
     )
   )

@@ -100,11 +100,17 @@ export const interpret = (options: {
 }
 
 /**
- * Formats a schema failure as a short, readable issue.
+ * Formats a schema failure as a short, readable list of `path: problem`
+ * (each problem capped, so a large offending value is never quoted whole).
  *
  * @internal
  */
 export const describeParseError = (error: ParseResult.ParseError): string => {
-  const text = ParseResult.TreeFormatter.formatErrorSync(error)
-  return text.length > 600 ? `${text.slice(0, 600)}…` : text
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const lines = issues.slice(0, 5).map((issue) => {
+    const path = issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".")
+    const message = issue.message.length > 160 ? `${issue.message.slice(0, 160)}…` : issue.message
+    return `${path}: ${message}`
+  })
+  return issues.length > 5 ? `${lines.join("; ")}; and ${issues.length - 5} more` : lines.join("; ")
 }

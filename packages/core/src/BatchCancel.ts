@@ -1,0 +1,331 @@
+/**
+ * Batch cancel spot orders: `POST /api/v2/spot/trade/batch-cancel-order`
+ * (signed, 10/s per UID). Per-order failures are data; `batchCancelOrdersOrFail`
+ * turns any of them into a typed `BatchCancelPartialFailure`.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Option, Schema } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as Endpoint from "./Endpoint.js"
+import { ClientOid, ListOrEmpty, Maybe, NonBlank, NumericId } from "./Schemas.js"
+
+/**
+ * The most orders one call may cancel.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxOrders = 50
+
+/**
+ * `single`: every order is of the top-level symbol (the exchange's default);
+ * `multiple`: every order names its own symbol.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const BatchMode = Schema.Literal("single", "multiple")
+
+/**
+ * The batch mode type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type BatchMode = typeof BatchMode.Type
+
+/**
+ * One order to cancel, named by exactly one of `orderId` or `clientOid` (the
+ * request checks this, with the rules of the batch).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const OrderRef = Schema.Struct({
+  symbol: Schema.optional(NonBlank),
+  orderId: Schema.optional(NumericId),
+  clientOid: Schema.optional(ClientOid)
+}).annotations({ identifier: "OrderRef" })
+
+/**
+ * The order reference type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type OrderRef = typeof OrderRef.Type
+
+/**
+ * Which identifier a batch names its orders by.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type IdentifierKind = "orderId" | "clientOid"
+
+/**
+ * The identifier kind an order reference uses.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const identifierKind = (order: OrderRef): IdentifierKind => order.orderId !== undefined ? "orderId" : "clientOid"
+
+/** Order ids compare as integers; client order ids verbatim. */
+const referenceKey = (kind: IdentifierKind, value: string | undefined): string | undefined =>
+  value === undefined || value === ""
+    ? undefined
+    : `${kind}:${kind === "orderId" && /^\d+$/.test(value) ? BigInt(value).toString() : value}`
+
+const checkBatch = (
+  request: {
+    readonly symbol?: string | undefined
+    readonly batchMode?: BatchMode | undefined
+    readonly orderList: ReadonlyArray<OrderRef>
+  }
+): ReadonlyArray<Schema.FilterIssue> => {
+  const { orderList, symbol } = request
+  const first = orderList[0]
+  if (first === undefined) return [{ path: ["orderList"], message: "orderList needs at least one order" }]
+  if (orderList.length > maxOrders) {
+    return [{ path: ["orderList"], message: `orderList may hold at most ${maxOrders} orders, got ${orderList.length}` }]
+  }
+  const unnamed: Array<Schema.FilterIssue> = []
+  orderList.forEach((order, index) => {
+    if (order.orderId !== undefined && order.clientOid !== undefined) {
+      unnamed.push({ path: ["orderList", index], message: "an order must be named by orderId or clientOid, not both" })
+    } else if (order.orderId === undefined && order.clientOid === undefined) {
+      unnamed.push({ path: ["orderList", index], message: "an order needs an orderId or a clientOid" })
+    }
+  })
+  if (unnamed.length > 0) return unnamed
+  const issues: Array<Schema.FilterIssue> = []
+  const kind = identifierKind(first)
+  const seen = new Set<string | undefined>()
+  orderList.forEach((order, index) => {
+    const own = identifierKind(order)
+    if (own !== kind) {
+      issues.push({
+        path: ["orderList", index],
+        message: `a batch must not mix orderId and clientOid (orderList[0] uses ${kind}, orderList[${index}] uses ${own}); ` +
+          "the exchange silently fails the clientOid orders of a mixed batch"
+      })
+      return
+    }
+    const key = referenceKey(kind, order[kind])
+    if (seen.has(key)) {
+      issues.push({ path: ["orderList", index], message: `the batch names the same order twice (${order[kind]})` })
+    }
+    seen.add(key)
+  })
+  if ((request.batchMode ?? "single") === "single") {
+    if (symbol === undefined) {
+      issues.push({ path: ["symbol"], message: "single mode (the default) needs the top-level symbol" })
+    } else {
+      orderList.forEach((order, index) => {
+        if (order.symbol !== undefined && order.symbol !== symbol) {
+          issues.push({
+            path: ["orderList", index, "symbol"],
+            message: `in single mode every order is of ${symbol}, but orderList[${index}] names ${order.symbol}`
+          })
+        }
+      })
+    }
+  } else {
+    orderList.forEach((order, index) => {
+      if (order.symbol === undefined) {
+        issues.push({ path: ["orderList", index, "symbol"], message: "multiple mode needs a symbol on every order" })
+      }
+    })
+  }
+  return issues
+}
+
+/**
+ * The request: 1 to 50 orders, all named by the same identifier kind.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const BatchCancelRequest = Schema.Struct({
+  symbol: Schema.optional(NonBlank),
+  batchMode: Schema.optional(BatchMode),
+  orderList: Schema.Array(OrderRef)
+}).annotations({ identifier: "BatchCancelFields" }).pipe(Schema.filter(checkBatch)).annotations({ identifier: "BatchCancelRequest" })
+
+/**
+ * The request type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type BatchCancelRequest = typeof BatchCancelRequest.Type
+
+/**
+ * An order the exchange cancelled.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class CancelledOrder extends Schema.Class<CancelledOrder>("CancelledOrder")({
+  orderId: Schema.String,
+  clientOid: Maybe(Schema.String)
+}) {}
+
+/**
+ * An order the exchange did not cancel, with its reason. `orderId` is empty
+ * when the order was named by `clientOid`; `errorCode` is missing from the
+ * documented example.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class CancelFailure extends Schema.Class<CancelFailure>("CancelFailure")({
+  orderId: Maybe(Schema.String),
+  clientOid: Maybe(Schema.String),
+  errorMsg: Maybe(Schema.String),
+  errorCode: Maybe(Schema.String)
+}) {}
+
+/**
+ * The `data` of the answer as the exchange sends it (a missing or `null` list is empty).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class BatchCancelResponse extends Schema.Class<BatchCancelResponse>("BatchCancelResponse")({
+  successList: ListOrEmpty(CancelledOrder),
+  failureList: ListOrEmpty(CancelFailure)
+}) {}
+
+/**
+ * The outcome of a batch, accounting for every requested order: cancelled,
+ * failed with a reason, or `unconfirmed` (named in the request but in neither
+ * list of the answer, so its state is unknown).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class BatchCancelResult extends Schema.Class<BatchCancelResult>("BatchCancelResult")({
+  succeeded: Schema.Array(CancelledOrder),
+  failed: Schema.Array(CancelFailure),
+  unconfirmed: Schema.Array(OrderRef)
+}) {
+  /** `true` when every requested order is confirmed cancelled. */
+  get allCancelled(): boolean {
+    return this.failed.length === 0 && this.unconfirmed.length === 0
+  }
+}
+
+/**
+ * Some orders of a batch were not confirmed cancelled.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class BatchCancelPartialFailure extends Schema.TaggedError<BatchCancelPartialFailure>(
+  "@bitget-effect/BatchCancelPartialFailure"
+)("BatchCancelPartialFailure", {
+  succeeded: Schema.Array(CancelledOrder),
+  failed: Schema.Array(CancelFailure),
+  unconfirmed: Schema.Array(OrderRef)
+}) {
+  override get message(): string {
+    const total = this.succeeded.length + this.failed.length + this.unconfirmed.length
+    const codes = [...new Set(this.failed.flatMap((failure) => Option.toArray(failure.errorCode)))]
+    return `batch cancel incomplete: ${this.succeeded.length} of ${total} orders cancelled, ${this.failed.length} failed${
+      codes.length === 0 ? "" : ` (codes ${codes.join(", ")})`
+    }, ${this.unconfirmed.length} unconfirmed`
+  }
+}
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = Endpoint.post({
+  name: "spot.batchCancelOrders",
+  path: "/api/v2/spot/trade/batch-cancel-order",
+  auth: "signed",
+  rateLimit: { limit: 10, window: "1 second", scope: "uid" },
+  idempotency: "idempotent",
+  request: BatchCancelRequest,
+  response: BatchCancelResponse
+})
+
+/** The exchange code for "the order does not exist", also sent for a batch whose every order failed. */
+const allFailedCode = "43001"
+
+const account = (request: BatchCancelRequest, response: BatchCancelResponse): BatchCancelResult => {
+  const first = request.orderList[0]
+  const kind = first === undefined ? "orderId" : identifierKind(first)
+  const reported = new Set<string | undefined>([
+    ...response.successList.map((order) =>
+      referenceKey(kind, kind === "orderId" ? order.orderId : Option.getOrUndefined(order.clientOid))
+    ),
+    ...response.failureList.map((failure) => referenceKey(kind, Option.getOrUndefined(failure[kind])))
+  ])
+  return new BatchCancelResult({
+    succeeded: response.successList,
+    failed: response.failureList,
+    unconfirmed: request.orderList.filter((order) => !reported.has(referenceKey(kind, order[kind])))
+  })
+}
+
+const allFailed = (request: BatchCancelRequest, code: string, msg: string): BatchCancelResult =>
+  new BatchCancelResult({
+    succeeded: [],
+    failed: request.orderList.map((order) =>
+      new CancelFailure({
+        orderId: Option.fromNullable(order.orderId),
+        clientOid: Option.fromNullable(order.clientOid),
+        errorMsg: msg === "" ? Option.none() : Option.some(msg),
+        errorCode: Option.some(code)
+      })
+    ),
+    unconfirmed: []
+  })
+
+/**
+ * Cancels up to 50 spot orders. Orders the exchange failed to cancel are data
+ * in `failed`; a batch the exchange rejects as a whole with code 43001 comes
+ * back with every order failed.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const batchCancelOrders = (
+  request: BatchCancelRequest
+): Effect.Effect<BatchCancelResult, BitgetError, BitgetClient.BitgetClient> =>
+  BitgetClient.execute(endpoint, request).pipe(
+    Effect.map((response) => account(request, response)),
+    Effect.catchTag(
+      "BitgetApiError",
+      (error) => error.code === allFailedCode ? Effect.succeed(allFailed(request, error.code, error.msg)) : Effect.fail(error)
+    )
+  )
+
+/**
+ * Cancels up to 50 spot orders and fails with `BatchCancelPartialFailure`
+ * unless every one is confirmed cancelled.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const batchCancelOrdersOrFail = (
+  request: BatchCancelRequest
+): Effect.Effect<ReadonlyArray<CancelledOrder>, BitgetError | BatchCancelPartialFailure, BitgetClient.BitgetClient> =>
+  Effect.flatMap(batchCancelOrders(request), (result) =>
+    result.allCancelled
+      ? Effect.succeed(result.succeeded)
+      : Effect.fail(
+        new BatchCancelPartialFailure({
+          succeeded: result.succeeded,
+          failed: result.failed,
+          unconfirmed: result.unconfirmed
+        })
+      ))

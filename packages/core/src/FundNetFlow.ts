@@ -1,0 +1,68 @@
+/**
+ * Get spot 24-hour net capital inflow: `GET /api/v2/spot/market/fund-net-flow`
+ * (public, 1/s per IP).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Schema } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as Endpoint from "./Endpoint.js"
+import { Decimal, NonBlank, Timestamp } from "./Schemas.js"
+
+/**
+ * One point of large-holder (whale) fund net flow; `netFlow` can be negative.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class NetFlow extends Schema.Class<NetFlow>("NetFlow")({
+  netFlow: Decimal,
+  ts: Timestamp
+}) {}
+
+/**
+ * The request: the trading pair, required and non-blank.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const FundNetFlowRequest = Schema.Struct({
+  symbol: NonBlank
+}).annotations({ identifier: "FundNetFlowRequest" })
+
+/**
+ * The request type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type FundNetFlowRequest = typeof FundNetFlowRequest.Type
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = Endpoint.get({
+  name: "spot.fundNetFlow",
+  path: "/api/v2/spot/market/fund-net-flow",
+  auth: "public",
+  rateLimit: { limit: 1, window: "1 second", scope: "ip" },
+  idempotency: "idempotent",
+  request: FundNetFlowRequest,
+  response: Schema.Array(NetFlow)
+})
+
+/**
+ * Reads the 24-hour net capital flow of a spot pair (any number of points, as given).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const fundNetFlow = (
+  request: FundNetFlowRequest
+): Effect.Effect<ReadonlyArray<NetFlow>, BitgetError, BitgetClient.BitgetClient> =>
+  BitgetClient.execute(endpoint, request)

@@ -1,0 +1,386 @@
+/**
+ * Get futures history orders: `GET /api/v2/mix/order/orders-history`
+ * (signed, 10/s per user). Pages go from newest to oldest: pass the `endId`
+ * of a page as `idLessThan` of the next.
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Schema } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as Endpoint from "./Endpoint.js"
+import { ClientOid, Decimal, IntString, ListOrEmpty, Maybe, NonBlank, NumericId, OpenEnum, QueryTimestamp, Timestamp, checkWindow } from "./Schemas.js"
+
+/**
+ * The product types the request accepts.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const productTypes = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
+
+/**
+ * A futures product type (closed: anything else is rejected before sending).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ProductType = Schema.Literal(...productTypes).annotations({
+  identifier: "ProductType",
+  message: (issue) => ({
+    message: `must be one of ${productTypes.join(", ")}, got ${JSON.stringify(String(issue.actual))}`,
+    override: true
+  })
+})
+
+/**
+ * The only `orderSource` values the request accepts as a filter.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const orderSourceFilters = [
+  "normal",
+  "market",
+  "profit_market",
+  "loss_market",
+  "Trader_delegate",
+  "trader_profit",
+  "trader_loss",
+  "reverse",
+  "trader_reverse",
+  "profit_limit",
+  "loss_limit",
+  "liquidation",
+  "delivery_close_long",
+  "delivery_close_short",
+  "pos_profit_limit",
+  "pos_profit_market",
+  "pos_loss_limit",
+  "pos_loss_market"
+] as const
+
+/**
+ * An `orderSource` filter (closed: anything else is rejected before sending).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const OrderSourceFilter = Schema.Literal(...orderSourceFilters).annotations({
+  identifier: "OrderSourceFilter",
+  message: (issue) => ({
+    message: "must be one of the orderSource filter values (see orderSourceFilters), got " +
+      JSON.stringify(String(issue.actual)),
+    override: true
+  })
+})
+
+/**
+ * Every `orderSource` value documented in responses.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const orderSources = [
+  "normal",
+  "market",
+  "profit_market",
+  "loss_market",
+  "Trader_delegate",
+  "trader_profit",
+  "trader_loss",
+  "reverse",
+  "trader_reverse",
+  "profit_limit",
+  "loss_limit",
+  "liquidation",
+  "delivery_close_long",
+  "delivery_close_short",
+  "pos_profit_limit",
+  "pos_profit_market",
+  "pos_loss_limit",
+  "pos_loss_market",
+  "profit_chase",
+  "loss_chase",
+  "follower_delegate",
+  "reduce_offset",
+  "market_risk",
+  "plan_limit",
+  "plan_market",
+  "strategy_positive",
+  "strategy_reverse",
+  "strategy_unlimited",
+  "move_limit",
+  "move_market",
+  "tracking_limit",
+  "tracking_market",
+  "strategy_dca_positive",
+  "strategy_dca_reverse",
+  "strategy_oco_limit",
+  "strategy_oco_trigger",
+  "modify_order_limit",
+  "strategy_regular_buy",
+  "strategy_grid_middle"
+] as const
+
+/**
+ * The source of an order in a response (open).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const OrderSource = OpenEnum(orderSources)
+
+/**
+ * Every documented `tradeSide`: `open`/`close` in hedge mode, the `_single`
+ * names in one-way mode.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const tradeSides = [
+  "close",
+  "open",
+  "reduce_close_long",
+  "reduce_close_short",
+  "burst_close_long",
+  "burst_close_short",
+  "offset_close_long",
+  "offset_close_short",
+  "delivery_close_long",
+  "delivery_close_short",
+  "dte_sys_adl_close_long",
+  "dte_sys_adl_close_short",
+  "buy_single",
+  "sell_single",
+  "reduce_buy_single",
+  "reduce_sell_single",
+  "burst_buy_single",
+  "burst_sell_single",
+  "delivery_sell_single",
+  "delivery_buy_single",
+  "dte_sys_adl_buy_in_single_side_mode",
+  "dte_sys_adl_sell_in_single_side_mode"
+] as const
+
+/**
+ * The direction or close kind of an order (open).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const TradeSide = OpenEnum(tradeSides)
+
+/**
+ * Where an order was entered, as documented (upper case).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const enterPointSources = ["WEB", "API", "SYS", "ANDROID", "IOS"] as const
+
+/**
+ * Where an order was entered (open); read case-insensitively, since this
+ * endpoint answers in lower case (`web` decodes as `WEB`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const EnterPointSource = OpenEnum(enterPointSources, { caseInsensitive: true })
+
+/**
+ * Documented order statuses of this endpoint (`canceled` with one l).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const orderStatuses = ["filled", "canceled"] as const
+
+/**
+ * The status of a historical order (open: further values are kept as `Unrecognized`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const OrderStatus = OpenEnum(orderStatuses)
+
+/**
+ * Order sides.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const sides = ["buy", "sell"] as const
+
+/**
+ * Time-in-force values.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const forces = ["ioc", "fok", "gtc", "post_only"] as const
+
+/**
+ * Position sides: two-way long or short, or one-way `net`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const posSides = ["long", "short", "net"] as const
+
+/**
+ * Margin modes.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const marginModes = ["isolated", "crossed"] as const
+
+/**
+ * Position modes.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const posModes = ["one_way_mode", "hedge_mode"] as const
+
+/**
+ * Order types.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const orderTypes = ["limit", "market"] as const
+
+/**
+ * Values of the `reduceOnly` flag.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const reduceOnlyValues = ["YES", "NO"] as const
+
+/**
+ * One historical futures order. Prices the exchange leaves unset (`""` or
+ * `null`, or absent) are `Option.none()`: `price` of market orders, `priceAvg`,
+ * `posAvg`, `liqPrice` and the preset take-profit and stop-loss prices.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class FuturesOrder extends Schema.Class<FuturesOrder>("FuturesOrder")({
+  symbol: Schema.String,
+  size: Decimal,
+  orderId: Schema.String,
+  clientOid: Maybe(Schema.String),
+  /** Amount of coins traded. */
+  baseVolume: Decimal,
+  fee: Decimal,
+  price: Maybe(Decimal),
+  priceAvg: Maybe(Decimal),
+  status: OrderStatus,
+  side: OpenEnum(sides),
+  force: OpenEnum(forces),
+  totalProfits: Decimal,
+  posSide: OpenEnum(posSides),
+  marginCoin: Schema.String,
+  /** Traded amount in quote coin. */
+  quoteVolume: Decimal,
+  leverage: Decimal,
+  marginMode: OpenEnum(marginModes),
+  /** Listed by the exchange but absent from some responses. */
+  reduceOnly: Maybe(OpenEnum(reduceOnlyValues)),
+  enterPointSource: EnterPointSource,
+  tradeSide: TradeSide,
+  posMode: OpenEnum(posModes),
+  orderType: OpenEnum(orderTypes),
+  orderSource: OrderSource,
+  liqPrice: Maybe(Decimal),
+  cTime: Timestamp,
+  uTime: Timestamp,
+  presetStopSurplusPrice: Maybe(Decimal),
+  presetStopLossPrice: Maybe(Decimal),
+  posAvg: Maybe(Decimal)
+}) {}
+
+/**
+ * One page of history. At the end of the data the exchange sends
+ * `entrustedList: null` (read as empty) and `endId` as `null` or `""` (read as
+ * `None`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class FuturesHistoryPage extends Schema.Class<FuturesHistoryPage>("FuturesHistoryPage")({
+  entrustedList: ListOrEmpty(FuturesOrder),
+  /** Id of the last (oldest) order of the page: the `idLessThan` of the next page. */
+  endId: Maybe(Schema.String)
+}) {}
+
+const RequestFields = Schema.Struct({
+  productType: ProductType,
+  orderId: Schema.optional(NumericId),
+  clientOid: Schema.optional(ClientOid),
+  symbol: Schema.optional(NonBlank),
+  idLessThan: Schema.optional(NumericId),
+  orderSource: Schema.optional(OrderSourceFilter),
+  startTime: Schema.optional(QueryTimestamp),
+  endTime: Schema.optional(QueryTimestamp),
+  limit: Schema.optional(IntString(1, 100))
+}).annotations({ identifier: "FuturesHistoryRequestFields" })
+
+/**
+ * The request: `productType` is required; `startTime` to `endTime` spans at
+ * most 90 days; `limit` is 1 to 100. When both `orderId` and `clientOid` are
+ * given, only `orderId` is sent (it wins on the exchange anyway); both are
+ * still validated.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const FuturesHistoryRequest = Schema.transform(
+  RequestFields,
+  Schema.typeSchema(RequestFields).pipe(Schema.filter(checkWindow(90), { identifier: "FuturesHistoryRequest" })),
+  {
+    strict: true,
+    decode: (request) => request,
+    encode: ({ clientOid, ...request }) =>
+      request.orderId === undefined && clientOid !== undefined ? { ...request, clientOid } : request
+  }
+).annotations({ identifier: "FuturesHistoryRequest" })
+
+/**
+ * The request type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type FuturesHistoryRequest = typeof FuturesHistoryRequest.Type
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = Endpoint.get({
+  name: "mix.ordersHistory",
+  path: "/api/v2/mix/order/orders-history",
+  auth: "signed",
+  rateLimit: { limit: 10, window: "1 second", scope: "uid" },
+  idempotency: "idempotent",
+  request: FuturesHistoryRequest,
+  response: FuturesHistoryPage
+})
+
+/**
+ * Lists one page of historical futures orders (newest first; at most 90 days
+ * back). When both `orderId` and `clientOid` are given only `orderId` is sent.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const ordersHistory = (
+  request: FuturesHistoryRequest
+): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> => BitgetClient.execute(endpoint, request)

@@ -1,0 +1,95 @@
+/**
+ * Get open interest limit: `GET /api/v3/account/open-interest-limit`
+ * (signed, 5/s per user).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Schema } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as Endpoint from "./Endpoint.js"
+import { Decimal, NonBlank } from "./Schemas.js"
+
+/**
+ * The futures categories the request accepts.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const futuresCategories = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
+
+/**
+ * A futures category (closed: anything else is rejected before sending).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const FuturesCategory = Schema.Literal(...futuresCategories).annotations({
+  identifier: "FuturesCategory",
+  message: (issue) => ({
+    message: `must be one of ${futuresCategories.join(", ")}, got ${JSON.stringify(String(issue.actual))}`,
+    override: true
+  })
+})
+
+/**
+ * The open interest limits of one futures symbol, as quantities.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class OpenInterestLimit extends Schema.Class<OpenInterestLimit>("OpenInterestLimit")({
+  symbol: Schema.String,
+  /** Limit for a single user. */
+  singleUserLimit: Decimal,
+  /** Limit for a main account together with its sub-accounts. */
+  masterSubLimit: Decimal,
+  /** Total quota for market makers. */
+  marketMakerLimit: Decimal
+}) {}
+
+/**
+ * The request: a symbol and its category, both required.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const OpenInterestLimitRequest = Schema.Struct({
+  symbol: NonBlank,
+  category: FuturesCategory
+}).annotations({ identifier: "OpenInterestLimitRequest" })
+
+/**
+ * The request type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type OpenInterestLimitRequest = typeof OpenInterestLimitRequest.Type
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = Endpoint.get({
+  name: "account.openInterestLimit",
+  path: "/api/v3/account/open-interest-limit",
+  auth: "signed",
+  rateLimit: { limit: 5, window: "1 second", scope: "uid" },
+  idempotency: "idempotent",
+  request: OpenInterestLimitRequest,
+  response: OpenInterestLimit
+})
+
+/**
+ * Reads the open interest limits of a futures symbol.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const openInterestLimit = (
+  request: OpenInterestLimitRequest
+): Effect.Effect<OpenInterestLimit, BitgetError, BitgetClient.BitgetClient> => BitgetClient.execute(endpoint, request)

@@ -1,0 +1,216 @@
+/**
+ * Get merchant P2P orders: `GET /api/v2/p2p/orderList` (signed, 10/s per UID).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Schema } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as Endpoint from "./Endpoint.js"
+import { Decimal, IntString, ListOrEmpty, Maybe, NonBlank, NumericId, OpenEnum, OptionalObject, QueryTimestamp, Timestamp, checkWindow, isAbsent } from "./Schemas.js"
+
+/**
+ * The most days between `startTime` and `endTime`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxWindowDays = 90
+
+/**
+ * The largest `limit` the library sends. The exchange documents the default
+ * (100) but not the maximum; 100 is assumed.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxLimit = 100
+
+/**
+ * The status filter, sent exactly as written (the exchange's filter list mixes cases).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const P2pStatusFilter = Schema.Literal("pending_pay", "Paid", "Appeal", "Completed", "cancelled")
+
+/**
+ * The status filter type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type P2pStatusFilter = typeof P2pStatusFilter.Type
+
+/**
+ * The status of a P2P order, decoded case-insensitively (`cancelled`, `PAID`
+ * and `Paid` are known values).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const P2pOrderStatus = OpenEnum(["pending_pay", "Paid", "Appeal", "Completed", "cancelled"], {
+  caseInsensitive: true
+})
+
+/**
+ * The request; every field is optional.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const P2pOrdersRequest = Schema.Struct({
+  startTime: Schema.optional(QueryTimestamp),
+  /** At most 90 days after `startTime`. */
+  endTime: Schema.optional(QueryTimestamp),
+  /** The `minOrderId` of the previous page: returns older orders. */
+  idLessThan: Schema.optional(NumericId),
+  /** 1 to 100 (the exchange's default is 100; its maximum is undocumented, 100 assumed). */
+  limit: Schema.optional(IntString(1, maxLimit)),
+  status: Schema.optional(P2pStatusFilter),
+  advNo: Schema.optional(NonBlank),
+  side: Schema.optional(Schema.Literal("buy", "sell")),
+  coin: Schema.optional(NonBlank),
+  language: Schema.optional(Schema.Literal("zh-CN", "en-US")),
+  fiat: Schema.optional(NonBlank),
+  orderNo: Schema.optional(NonBlank)
+}).annotations({ identifier: "P2pOrdersFields" }).pipe(Schema.filter(checkWindow(maxWindowDays))).annotations({
+  identifier: "P2pOrdersRequest"
+})
+
+/**
+ * The request type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type P2pOrdersRequest = typeof P2pOrdersRequest.Type
+
+/**
+ * One payment detail of a payment method.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class PaymethodItem extends Schema.Class<PaymethodItem>("PaymethodItem")({
+  name: Schema.String,
+  required: OpenEnum(["yes", "no"]),
+  /** The exchange says to ignore this field; it may be missing. */
+  type: Maybe(OpenEnum(["number", "file"])),
+  /** A masked value or a file address. */
+  value: Maybe(Schema.String)
+}) {}
+
+/**
+ * The payment information of an order.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class PaymentInfo extends Schema.Class<PaymentInfo>("PaymentInfo")({
+  paymethodName: Maybe(Schema.String),
+  paymethodId: Maybe(Schema.String),
+  paymethodInfo: ListOrEmpty(PaymethodItem)
+}) {}
+
+/**
+ * A P2P order of the merchant. Unset times are `Option.none()`; the real names
+ * are personal data and may be empty.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class P2pOrder extends Schema.Class<P2pOrder>("P2pOrder")({
+  orderId: Schema.String,
+  orderNo: Schema.String,
+  advNo: Schema.String,
+  side: OpenEnum(["buy", "sell"]),
+  /** Amount of digital currency. */
+  count: Decimal,
+  /** The digital currency. */
+  coin: Schema.String,
+  price: Decimal,
+  /** The fiat currency. */
+  fiat: Schema.String,
+  withdrawTime: Maybe(Timestamp),
+  /** Appeal time. */
+  representTime: Maybe(Timestamp),
+  releaseTime: Maybe(Timestamp),
+  paymentTime: Maybe(Timestamp),
+  /** Order amount in fiat. */
+  amount: Decimal,
+  status: P2pOrderStatus,
+  buyerRealName: Maybe(Schema.String),
+  sellerRealName: Maybe(Schema.String),
+  /** Creation time (`ctime`; `cTime` is read when only it is present). */
+  ctime: Timestamp,
+  /** Update time (`utime`; `uTime` is read when only it is present). */
+  utime: Timestamp,
+  paymentInfo: OptionalObject(PaymentInfo)
+}) {}
+
+/** Reads the upper-case spellings `cTime`/`uTime` when the real lower-case fields are missing. */
+const TimeSpellings = Schema.transform(
+  Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  {
+    strict: true,
+    decode: (record) => {
+      const out: Record<string, unknown> = { ...record }
+      if (isAbsent(out.ctime) && !isAbsent(out.cTime)) out.ctime = out.cTime
+      if (isAbsent(out.utime) && !isAbsent(out.uTime)) out.utime = out.uTime
+      return out
+    },
+    encode: (record) => record
+  }
+).annotations({ identifier: "P2pOrderTimes" })
+
+/**
+ * A P2P order as the exchange sends it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const P2pOrderFromWire: Schema.Schema<P2pOrder, { readonly [key: string]: unknown }> = Schema.compose(
+  TimeSpellings,
+  P2pOrder,
+  { strict: false }
+).annotations({ identifier: "P2pOrderFromWire" })
+
+/**
+ * A page of P2P orders; `minOrderId` is the cursor for the next (older) page.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class P2pOrderPage extends Schema.Class<P2pOrderPage>("P2pOrderPage")({
+  orderList: ListOrEmpty(P2pOrderFromWire),
+  minOrderId: Maybe(NumericId)
+}) {}
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = Endpoint.get({
+  name: "p2p.orderList",
+  path: "/api/v2/p2p/orderList",
+  auth: "signed",
+  rateLimit: { limit: 10, window: "1 second", scope: "uid" },
+  idempotency: "idempotent",
+  request: P2pOrdersRequest,
+  response: P2pOrderPage
+})
+
+/**
+ * Lists one page of the merchant's P2P orders, newest first (assumed).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const p2pOrders = (
+  request: P2pOrdersRequest = {}
+): Effect.Effect<P2pOrderPage, BitgetError, BitgetClient.BitgetClient> => BitgetClient.execute(endpoint, request)

@@ -1,0 +1,97 @@
+/**
+ * Retry policy per endpoint, built from `Schedule`: exponential backoff with
+ * jitter, capped attempts and total time. What is retried depends on the
+ * endpoint's idempotency:
+ *
+ * - idempotent endpoints (reads, cancels): transport failures, timeouts, 5xx,
+ *   429, and the exchange's "try again later" codes (40015, 40200, 45001,
+ *   40725, 25000, 25001, 25003, 25004, 45129);
+ * - unsafe endpoints (placing TP/SL): only failures that prove the request was
+ *   not acted on: a connection that was never made, and 429 / "too frequent".
+ *
+ * Auth, permission, parameter and not-found errors are never retried. A 429
+ * waits for `Retry-After` when present, else at least the endpoint's window.
+ * Every attempt passes the rate limiter and is signed afresh.
+ *
+ * @since 0.1.0
+ */
+import { Duration, Schedule } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import type { Endpoint, Idempotency, RateLimit } from "./Endpoint.js"
+
+/**
+ * Retry settings; every field has a default.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 4; 1 disables retries). */
+  readonly maxAttempts?: number
+  /** First backoff delay (default 200 ms), doubled each attempt. */
+  readonly baseDelay?: Duration.DurationInput
+  /** Largest backoff delay (default 5 s). */
+  readonly maxDelay?: Duration.DurationInput
+  /** Give up once this much time has passed since the first failure (default 30 s). */
+  readonly maxElapsed?: Duration.DurationInput
+  /** Randomise each delay by ±20% (default true). */
+  readonly jitter?: boolean
+}
+
+const laterCodes = new Set(["40015", "40200", "45001", "40725", "25000", "25001", "25003"])
+const tooFrequentCodes = new Set(["429", "25004", "45129"])
+
+/**
+ * Whether a failure may be retried for an endpoint of the given idempotency.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isRetryable = (idempotency: Idempotency) => (error: BitgetError): boolean => {
+  switch (error._tag) {
+    case "BitgetTransportError":
+      return idempotency === "idempotent" || !error.sent
+    case "BitgetHttpError":
+      return idempotency === "idempotent" && (error.status >= 500 || error.status === 408)
+    case "BitgetApiError":
+      return tooFrequentCodes.has(error.code) ||
+        (idempotency === "idempotent" && (laterCodes.has(error.code) || error.status >= 500))
+    default:
+      return false
+  }
+}
+
+/**
+ * The least wait before retrying a failure: `Retry-After` when the exchange
+ * sent one, else a whole window of the endpoint's limit for a 429.
+ *
+ * @since 0.1.0
+ * @category delays
+ */
+export const minimumDelay = (rateLimit: RateLimit) => (error: BitgetError): Duration.Duration => {
+  if (error._tag !== "BitgetApiError" || !tooFrequentCodes.has(error.code)) return Duration.zero
+  return error.retryAfter._tag === "Some" ? error.retryAfter.value : Duration.decode(rateLimit.window)
+}
+
+/**
+ * The retry schedule of an endpoint: input is the failure, and the delay is
+ * the backoff or the failure's minimum delay, whichever is longer.
+ *
+ * @since 0.1.0
+ * @category schedules
+ */
+export const schedule = (
+  endpoint: Pick<Endpoint<unknown, unknown>, "idempotency" | "rateLimit">,
+  options: RetryOptions = {}
+): Schedule.Schedule<unknown, BitgetError> => {
+  const maxDelay = Duration.decode(options.maxDelay ?? "5 seconds")
+  const backoff = Schedule.exponential(options.baseDelay ?? "200 millis", 2)
+  const floor = minimumDelay(endpoint.rateLimit)
+  return (options.jitter === false ? backoff : Schedule.jittered(backoff)).pipe(
+    Schedule.intersect(Schedule.recurs(Math.max(0, (options.maxAttempts ?? 4) - 1))),
+    Schedule.intersect(Schedule.identity<BitgetError>()),
+    Schedule.whileInput(isRetryable(endpoint.idempotency)),
+    Schedule.modifyDelay(([, error], delay) => Duration.max(Duration.min(delay, maxDelay), floor(error))),
+    Schedule.upTo(options.maxElapsed ?? "30 seconds")
+  )
+}

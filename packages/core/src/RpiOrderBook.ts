@@ -1,0 +1,123 @@
+/**
+ * Get RPI order book: `GET /api/v3/market/rpi-orderbook` (public, unsigned,
+ * 10/s per IP; the exchange serves it only to RPI market makers).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Schema } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as Endpoint from "./Endpoint.js"
+import { Decimal, IntString, NonBlank, Timestamp } from "./Schemas.js"
+
+/**
+ * The categories the request accepts.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const rpiCategories = ["SPOT", "USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
+
+/**
+ * An order book category (closed: anything else is rejected before sending).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const RpiCategory = Schema.Literal(...rpiCategories).annotations({
+  identifier: "RpiCategory",
+  message: (issue) => ({
+    message: `must be one of ${rpiCategories.join(", ")}, got ${JSON.stringify(String(issue.actual))}`,
+    override: true
+  })
+})
+
+/**
+ * One price level with its non-RPI and RPI quantities shown apart.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class RpiLevel extends Schema.Class<RpiLevel>("RpiLevel")({
+  price: Schema.BigDecimalFromSelf,
+  nonRpiQuantity: Schema.BigDecimalFromSelf,
+  rpiQuantity: Schema.BigDecimalFromSelf
+}) {}
+
+/**
+ * A level as the exchange sends it, `[price, nonRpiQty, rpiQty]` (strings, or
+ * JSON numbers in one doc version; further elements are ignored), as an
+ * `RpiLevel`. Encodes back to the string triple.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RpiLevelFromTuple = Schema.transform(Schema.Tuple([Decimal, Decimal, Decimal], Schema.Unknown), RpiLevel, {
+  strict: true,
+  decode: ([price, nonRpiQuantity, rpiQuantity]) => ({ price, nonRpiQuantity, rpiQuantity }),
+  encode: ({ nonRpiQuantity, price, rpiQuantity }) => [price, nonRpiQuantity, rpiQuantity] as const
+})
+
+/**
+ * The RPI order book: asks by price ascending and bids by price descending,
+ * in the order the exchange gives them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class RpiOrderBook extends Schema.Class<RpiOrderBook>("RpiOrderBook")({
+  /** Asks (sell levels), price ascending. */
+  a: Schema.Array(RpiLevelFromTuple),
+  /** Bids (buy levels), price descending. */
+  b: Schema.Array(RpiLevelFromTuple),
+  /** When the exchange generated the data. */
+  ts: Timestamp
+}) {}
+
+/**
+ * The request: category and symbol, and optionally 1 to 200 levels (the
+ * exchange's default is 5).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const RpiOrderBookRequest = Schema.Struct({
+  category: RpiCategory,
+  symbol: NonBlank,
+  limit: Schema.optional(IntString(1, 200))
+}).annotations({ identifier: "RpiOrderBookRequest" })
+
+/**
+ * The request type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RpiOrderBookRequest = typeof RpiOrderBookRequest.Type
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = Endpoint.get({
+  name: "market.rpiOrderBook",
+  path: "/api/v3/market/rpi-orderbook",
+  auth: "public",
+  rateLimit: { limit: 10, window: "1 second", scope: "ip" },
+  idempotency: "idempotent",
+  request: RpiOrderBookRequest,
+  response: RpiOrderBook
+})
+
+/**
+ * Reads the order book with RPI quantities split out.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const rpiOrderBook = (
+  request: RpiOrderBookRequest
+): Effect.Effect<RpiOrderBook, BitgetError, BitgetClient.BitgetClient> => BitgetClient.execute(endpoint, request)

@@ -1,0 +1,45 @@
+/**
+ * Server time: `GET /api/v2/public/time` (public, 20/s per IP). The client
+ * also uses it to correct its clock after a `40008` (timestamp expired).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as internal from "./internal/serverTime.js"
+
+/**
+ * The exchange's clock: `serverTime` as a `DateTime.Utc`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ServerTime = internal.ServerTime
+
+/**
+ * The exchange's clock.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ServerTime = internal.ServerTime
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = internal.endpoint
+
+/**
+ * Reads the exchange's clock.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const serverTime: Effect.Effect<ServerTime, BitgetError, BitgetClient.BitgetClient> = BitgetClient.execute(
+  endpoint,
+  {}
+)

@@ -1,0 +1,181 @@
+/**
+ * Spot transaction records for tax reporting: `GET /api/v2/tax/spot-record`
+ * (signed, 1/s per user).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Schema } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as Endpoint from "./Endpoint.js"
+import { Decimal, IntString, Maybe, NonBlank, NumericId, OpenEnum, QueryTimestamp, Timestamp, checkWindow } from "./Schemas.js"
+
+/**
+ * Every record type the exchange documents, each exactly as written.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const spotTaxTypes = [
+  "Deposit",
+  "Withdrawal",
+  "User fees",
+  "Fiat withdrawal success - Deduct",
+  "Sell",
+  "Buy",
+  "Transaction fee deduct",
+  "Strategic purchase-user accounts",
+  "Subscribe to trader-user accounts",
+  "System charges fees",
+  "Strategic refund-User account",
+  "Subscription fee refund-user account",
+  "Strategic Income-Traders' accounts",
+  "Crypto Voucher Distribution",
+  "Copy Trade expense",
+  "Judicial recall",
+  "Copy Trade profit",
+  "Refund Copy Trade commission",
+  "Buy Crypto",
+  "Deduction of judicial recall",
+  "Buy with card",
+  "Airdrop Reward-B",
+  "Decrease due to ETF settlement",
+  "Increase due to ETF settlement",
+  "System lock-up",
+  "User lock-up",
+  "Trading fee rebate",
+  "Manage background lock positions",
+  "Automatic deposit",
+  "Automatic withdrawal",
+  "Deposit from strategy account",
+  "Withdraw to strategy account",
+  "Lotto rewards",
+  "User contract trial fund",
+  "User contract simulation fund",
+  "Delegate",
+  "Undelegate",
+  "Rebate rewards",
+  "Consumption",
+  "Gains",
+  "Unlock locked order",
+  "Deduction",
+  "Return",
+  "Release",
+  "Repayment",
+  "Forced liquidation return",
+  "The locked order is returned to the system",
+  "Failed",
+  "Withdrawal frozen",
+  "Mirror fund",
+  "Supplement fund",
+  "Reduce fund",
+  "Settlement out",
+  "Withdrawal unfreeze",
+  "Ordinary Withdrawal",
+  "Fast withdrawal fee",
+  "Airdrop Reward-A",
+  "Subscribe",
+  "Interest",
+  "Penalty",
+  "Redemption",
+  "Activity fund(USDT-Ⓜ)",
+  "Activity fund",
+  "Activity fund(Coin-Ⓜ)",
+  "Increase exchange rate",
+  "Reduce exchange rate",
+  "Transfer in",
+  "Activity issuance",
+  "Transfer out",
+  "Super account",
+  "Exchange spending",
+  "Exchange income",
+  "Sent",
+  "Received",
+  "MegaSwap Transfer in",
+  "MegaSwap Transfer out",
+  "Channel referral rewards",
+  "System account",
+  "Sell Crypto",
+  "Fiat deposit"
+] as const
+
+/**
+ * The type of a spot tax record: a documented value, or `Unrecognized`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const SpotTaxType = OpenEnum(spotTaxTypes)
+
+/**
+ * One spot account ledger record.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class SpotTaxRecord extends Schema.Class<SpotTaxRecord>("SpotTaxRecord")({
+  /** Record id; the `idLessThan` cursor of the next (older) page. */
+  id: Schema.String,
+  coin: Schema.String,
+  spotTaxType: SpotTaxType,
+  amount: Decimal,
+  fee: Decimal,
+  /** Total account balance after the record. */
+  balance: Decimal,
+  ts: Timestamp,
+  /** Added by newer responses; `None` when absent or empty. */
+  bizOrderId: Maybe(Schema.String)
+}) {}
+
+/**
+ * The request: a window of at most 30 days (both ends required), optionally
+ * one coin, a page size of 1 to 500, and the last `id` of the previous page.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const TaxRecordsRequest = Schema.Struct({
+  coin: Schema.optional(NonBlank),
+  startTime: QueryTimestamp,
+  endTime: QueryTimestamp,
+  limit: Schema.optional(IntString(1, 500)),
+  idLessThan: Schema.optional(NumericId)
+}).annotations({ identifier: "TaxRecordsRequestFields" }).pipe(
+  Schema.filter(checkWindow(30), { identifier: "TaxRecordsRequest" })
+)
+
+/**
+ * The request type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TaxRecordsRequest = typeof TaxRecordsRequest.Type
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = Endpoint.get({
+  name: "tax.spotRecords",
+  path: "/api/v2/tax/spot-record",
+  auth: "signed",
+  rateLimit: { limit: 1, window: "1 second", scope: "uid" },
+  idempotency: "idempotent",
+  request: TaxRecordsRequest,
+  response: Schema.Array(SpotTaxRecord)
+})
+
+/**
+ * Lists one page of spot ledger records in a time window of at most 30 days.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const spotRecords = (
+  request: TaxRecordsRequest
+): Effect.Effect<ReadonlyArray<SpotTaxRecord>, BitgetError, BitgetClient.BitgetClient> =>
+  BitgetClient.execute(endpoint, request)

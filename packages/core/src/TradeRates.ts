@@ -1,0 +1,90 @@
+/**
+ * Get business line all-symbol trade rate: `GET /api/v2/common/all-trade-rate`
+ * (signed, 10/s per UID).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Schema } from "effect"
+import type { BitgetError } from "./BitgetError.js"
+import * as BitgetClient from "./BitgetClient.js"
+import * as Endpoint from "./Endpoint.js"
+import { Decimal, NonBlank } from "./Schemas.js"
+
+/**
+ * A business line: `mix` (futures), `spot`, `margin`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const BusinessType = Schema.Literal("mix", "spot", "margin")
+
+/**
+ * The business line type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type BusinessType = typeof BusinessType.Type
+
+/**
+ * The request. The spec marks `symbol` required, but the exchange answers for
+ * every symbol of the line without it (this is the "all symbols" endpoint).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const TradeRatesRequest = Schema.Struct({
+  /** Sent as `businessType` (the documented name; the doc example's `business` is wrong). */
+  businessType: BusinessType,
+  symbol: Schema.optional(NonBlank)
+}).annotations({ identifier: "TradeRatesRequest" })
+
+/**
+ * The request type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TradeRatesRequest = typeof TradeRatesRequest.Type
+
+/**
+ * The fee rates of a symbol, as fractions (`0.0002` is 2 bp); a maker rate may
+ * be negative (a rebate).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class TradeRate extends Schema.Class<TradeRate>("TradeRate")({
+  symbol: Schema.String,
+  /** Named `makerFeeRate` in responses (the spec's field table says `makerRate`). */
+  makerFeeRate: Decimal,
+  takerFeeRate: Decimal
+}) {}
+
+/**
+ * The endpoint descriptor.
+ *
+ * @since 0.1.0
+ * @category endpoints
+ */
+export const endpoint = Endpoint.get({
+  name: "common.allTradeRate",
+  path: "/api/v2/common/all-trade-rate",
+  auth: "signed",
+  rateLimit: { limit: 10, window: "1 second", scope: "uid" },
+  idempotency: "idempotent",
+  request: TradeRatesRequest,
+  response: Schema.Array(TradeRate)
+})
+
+/**
+ * Reads the maker and taker fee rates of every symbol of a business line (or of one symbol).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const tradeRates = (
+  request: TradeRatesRequest
+): Effect.Effect<ReadonlyArray<TradeRate>, BitgetError, BitgetClient.BitgetClient> =>
+  BitgetClient.execute(endpoint, request)

@@ -1,0 +1,153 @@
+/**
+ * Batch cancel spot orders (up to 50 per call).
+ *
+ * @since 0.1.0
+ */
+export * as BatchCancel from "./BatchCancel.js"
+
+/**
+ * The client service and its generic pipeline.
+ *
+ * @since 0.1.0
+ */
+export * as BitgetClient from "./BitgetClient.js"
+
+/**
+ * Client configuration, `layer` and `layerConfig`.
+ *
+ * @since 0.1.0
+ */
+export * as BitgetConfig from "./BitgetConfig.js"
+
+/**
+ * The error family and code classification.
+ *
+ * @since 0.1.0
+ */
+export * as BitgetError from "./BitgetError.js"
+
+/**
+ * A mock client for testing code that uses Bitget.
+ *
+ * @since 0.1.0
+ */
+export * as BitgetMock from "./BitgetMock.js"
+
+/**
+ * API credentials (HMAC or RSA), held as `Redacted`.
+ *
+ * @since 0.1.0
+ */
+export * as Credentials from "./Credentials.js"
+
+/**
+ * Endpoint descriptors.
+ *
+ * @since 0.1.0
+ */
+export * as Endpoint from "./Endpoint.js"
+
+/**
+ * Spot 24-hour fund net flow.
+ *
+ * @since 0.1.0
+ */
+export * as FundNetFlow from "./FundNetFlow.js"
+
+/**
+ * Futures order history.
+ *
+ * @since 0.1.0
+ */
+export * as FuturesHistory from "./FuturesHistory.js"
+
+/**
+ * Open interest limits of a futures symbol.
+ *
+ * @since 0.1.0
+ */
+export * as OpenInterestLimit from "./OpenInterestLimit.js"
+
+/**
+ * P2P merchant orders.
+ *
+ * @since 0.1.0
+ */
+export * as P2pOrders from "./P2pOrders.js"
+
+/**
+ * Place position take-profit / stop-loss plans.
+ *
+ * @since 0.1.0
+ */
+export * as PositionTpsl from "./PositionTpsl.js"
+
+/**
+ * Client-side rate limiting per endpoint × scope.
+ *
+ * @since 0.1.0
+ */
+export * as RateLimiter from "./RateLimiter.js"
+
+/**
+ * Retry policy per endpoint.
+ *
+ * @since 0.1.0
+ */
+export * as Retry from "./Retry.js"
+
+/**
+ * RPI order book depth.
+ *
+ * @since 0.1.0
+ */
+export * as RpiOrderBook from "./RpiOrderBook.js"
+
+/**
+ * Schema building blocks: decimals, timestamps, optional values, open enums, ids.
+ *
+ * @since 0.1.0
+ */
+export * as Schemas from "./Schemas.js"
+
+/**
+ * The exchange's clock.
+ *
+ * @since 0.1.0
+ */
+export * as ServerTime from "./ServerTime.js"
+
+/**
+ * The signature rule and the `Signer` service.
+ *
+ * @since 0.1.0
+ */
+export * as Signer from "./Signer.js"
+
+/**
+ * Spot symbol information.
+ *
+ * @since 0.1.0
+ */
+export * as Symbols from "./Symbols.js"
+
+/**
+ * Spot tax (transaction) records.
+ *
+ * @since 0.1.0
+ */
+export * as TaxRecords from "./TaxRecords.js"
+
+/**
+ * All-symbol trade fee rates of a business line.
+ *
+ * @since 0.1.0
+ */
+export * as TradeRates from "./TradeRates.js"
+
+/**
+ * A `Signer` on WebCrypto.
+ *
+ * @since 0.1.0
+ */
+export * as WebCryptoSigner from "./WebCryptoSigner.js"

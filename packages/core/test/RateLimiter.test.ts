@@ -1,0 +1,99 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Clock, Effect, Fiber, TestClock } from "effect"
+import type { RateLimit } from "../src/Endpoint.js"
+import * as RateLimiter from "../src/RateLimiter.js"
+import * as Symbols from "../src/Symbols.js"
+import { exchange, ok } from "./support.js"
+
+const tenPerSecond: RateLimit = { limit: 10, window: "1 second", scope: "uid" }
+const endpoint = (name: string, rateLimit: RateLimit = tenPerSecond) => ({ name, label: `GET /${name}`, rateLimit })
+
+/** Starts `count` takes at once and answers the clock time at which each got its slot. */
+const burst = (limiter: RateLimiter.Limiter, count: number, name = "a", identity = "key") =>
+  Effect.forEach(
+    Array.from({ length: count }),
+    () => Effect.fork(Effect.zipRight(limiter.take(endpoint(name), identity), Clock.currentTimeMillis)),
+    { concurrency: "unbounded" }
+  )
+
+const limiterWith = (options: RateLimiter.RateLimitOptions) =>
+  RateLimiter.make(options).pipe(Effect.provide(RateLimiter.layerMemory))
+
+describe("RateLimiter", () => {
+  it.effect("lets a burst through at exactly the limit per window", () =>
+    Effect.gen(function*() {
+      const limiter = yield* limiterWith({ margin: 0 })
+      const fibers = yield* burst(limiter, 25)
+      yield* TestClock.adjust("2 seconds")
+      const starts = yield* Effect.forEach(fibers, Fiber.join)
+      assert.deepStrictEqual(starts, [...Array(10).fill(0), ...Array(10).fill(1000), ...Array(5).fill(2000)])
+    }))
+
+  it.effect("adds the safety margin to every window", () =>
+    Effect.gen(function*() {
+      const limiter = yield* limiterWith({})
+      const fibers = yield* burst(limiter, 11)
+      yield* TestClock.adjust("2 seconds")
+      const starts = yield* Effect.forEach(fibers, Fiber.join)
+      assert.strictEqual(starts[10], 1025)
+    }))
+
+  it.effect("keeps endpoints and API keys apart", () =>
+    Effect.gen(function*() {
+      const limiter = yield* limiterWith({ margin: 0 })
+      yield* burst(limiter, 10, "slow")
+      const other = yield* burst(limiter, 1, "fast")
+      const otherKey = yield* burst(limiter, 1, "slow", "another-key")
+      const starts = yield* Effect.forEach([...other, ...otherKey], Fiber.join)
+      assert.deepStrictEqual(starts, [0, 0])
+    }))
+
+  it.effect("fails with a typed error when the wait would exceed maxWait, reserving nothing", () =>
+    Effect.gen(function*() {
+      const limiter = yield* limiterWith({ margin: 0, maxWait: "500 millis" })
+      const one = endpoint("one", { limit: 1, window: "1 second", scope: "uid" })
+      yield* limiter.take(one, "k")
+      const error = yield* Effect.flip(limiter.take(one, "k"))
+      assert.strictEqual(error._tag, "RateLimitWaitExceeded")
+      assert.include(error.message, "500ms")
+      yield* TestClock.adjust("1 second")
+      yield* limiter.take(one, "k")
+    }))
+
+  it.effect("applies overrides by endpoint name", () =>
+    Effect.gen(function*() {
+      const limiter = yield* limiterWith({ margin: 0, overrides: { a: { limit: 2, window: "1 second" } } })
+      const fibers = yield* burst(limiter, 3)
+      yield* TestClock.adjust("1 second")
+      assert.deepStrictEqual(yield* Effect.forEach(fibers, Fiber.join), [0, 0, 1000])
+    }))
+
+  it.effect("holds every endpoint under the 6000 per minute IP ceiling", () =>
+    Effect.gen(function*() {
+      const limiter = yield* limiterWith({ margin: 0, overrides: { a: { limit: 100_000, window: "1 second" } } })
+      const fibers = yield* burst(limiter, 6001)
+      yield* TestClock.adjust("61 seconds")
+      const starts = yield* Effect.forEach(fibers, Fiber.join)
+      assert.strictEqual(starts.filter((t) => t === 0).length, 6000)
+      assert.strictEqual(starts[6000], 60_000)
+    }))
+
+  it.effect("does nothing when switched off", () =>
+    Effect.gen(function*() {
+      const limiter = yield* limiterWith({ enabled: false })
+      const fibers = yield* burst(limiter, 50)
+      assert.deepStrictEqual(yield* Effect.forEach(fibers, Fiber.join), Array(50).fill(0))
+    }))
+
+  it.effect("makes client calls wait for their turn (symbols: 20 per second per IP)", () => {
+    const { layer, requests } = exchange(() => ok([]))
+    return Effect.gen(function*() {
+      const fiber = yield* Effect.fork(Effect.all(Array.from({ length: 21 }, () => Symbols.symbols()), { concurrency: "unbounded" }))
+      yield* TestClock.adjust("1024 millis")
+      assert.strictEqual(requests.length, 20)
+      yield* TestClock.adjust("1 millis")
+      yield* Fiber.join(fiber)
+      assert.strictEqual(requests.length, 21)
+    }).pipe(Effect.provide(layer))
+  })
+})
