@@ -5,10 +5,12 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import type { BitgetError } from "./BitgetError.js"
+import { BitgetRequestError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
 import * as Endpoint from "./Endpoint.js"
+import { describeParseError } from "./internal/envelope.js"
 import { ClientOid, ListOrEmpty, Maybe, NonBlank, NumericId } from "./Schemas.js"
 
 /**
@@ -329,3 +331,80 @@ export const batchCancelOrdersOrFail = (
           unconfirmed: result.unconfirmed
         })
       ))
+
+/**
+ * An order for `cancelOrders`: named by `orderId` or `clientOid`, with its symbol.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SymbolOrderRef = OrderRef & { readonly symbol: string }
+
+/**
+ * The merged outcome of `cancelOrders`: every order is in exactly one of
+ * `succeeded`, `failed` or `unconfirmed`; a batch that failed as a whole
+ * (after its retries) leaves its orders unconfirmed and is listed in
+ * `batchErrors` with its error.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CancelOrdersResult {
+  readonly result: BatchCancelResult
+  readonly batchErrors: ReadonlyArray<{ readonly orders: ReadonlyArray<OrderRef>; readonly error: BitgetError }>
+}
+
+const batchesOf = (orders: ReadonlyArray<SymbolOrderRef>): ReadonlyArray<BatchCancelRequest> => {
+  const byKind = new Map<IdentifierKind, Array<SymbolOrderRef>>()
+  for (const order of orders) {
+    const kind = identifierKind(order)
+    byKind.set(kind, [...(byKind.get(kind) ?? []), order])
+  }
+  const out: Array<BatchCancelRequest> = []
+  for (const group of byKind.values()) {
+    for (let i = 0; i < group.length; i += maxOrders) {
+      out.push({ batchMode: "multiple", orderList: group.slice(i, i + maxOrders) })
+    }
+  }
+  return out
+}
+
+/**
+ * Cancels any number of orders: split by identifier kind (a batch must not
+ * mix them) and into batches of 50 in multiple mode, sent one after another
+ * within the rate limit, merged into one result. Every batch is validated
+ * before the first is sent. A `43001` after a retried batch can mean the lost
+ * first attempt cancelled the order; either way the order is no longer open.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const cancelOrders = (
+  orders: ReadonlyArray<SymbolOrderRef>
+): Effect.Effect<CancelOrdersResult, BitgetRequestError, BitgetClient.BitgetClient> => {
+  const batches = batchesOf(orders)
+  return Effect.forEach(batches, (batch) =>
+    Schema.validate(BatchCancelRequest)(batch, { errors: "all" }).pipe(
+      Effect.mapError((error) => new BitgetRequestError({ endpoint: Endpoint.label(endpoint), issue: describeParseError(error) }))
+    )).pipe(
+      Effect.zipRight(Effect.forEach(batches, (batch) => Effect.either(batchCancelOrders(batch)))),
+      Effect.map((outcomes) => {
+        const succeeded: Array<CancelledOrder> = []
+        const failed: Array<CancelFailure> = []
+        const unconfirmed: Array<OrderRef> = []
+        const batchErrors: Array<CancelOrdersResult["batchErrors"][number]> = []
+        outcomes.forEach((outcome, index) => {
+          const batch = batches[index] as BatchCancelRequest
+          if (Either.isRight(outcome)) {
+            succeeded.push(...outcome.right.succeeded)
+            failed.push(...outcome.right.failed)
+            unconfirmed.push(...outcome.right.unconfirmed)
+          } else {
+            unconfirmed.push(...batch.orderList)
+            batchErrors.push({ orders: batch.orderList, error: outcome.left })
+          }
+        })
+        return { result: new BatchCancelResult({ succeeded, failed, unconfirmed }), batchErrors }
+      })
+    )
+}

@@ -5,11 +5,11 @@
  *
  * @since 0.1.0
  */
-import type { Effect } from "effect"
-import { Schema } from "effect"
+import { DateTime, Effect, Schema, Stream } from "effect"
 import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
 import * as Endpoint from "./Endpoint.js"
+import * as Paginate from "./internal/paginate.js"
 import { ClientOid, Decimal, IntString, ListOrEmpty, Maybe, NonBlank, NumericId, OpenEnum, QueryTimestamp, Timestamp, checkWindow } from "./Schemas.js"
 
 /**
@@ -384,3 +384,58 @@ export const endpoint = Endpoint.get({
 export const ordersHistory = (
   request: FuturesHistoryRequest
 ): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> => BitgetClient.execute(endpoint, request)
+
+/**
+ * What `stream` walks: a range within the last 90 days (the only data that
+ * exists; the start is clamped to it and defaults to it, the end defaults to
+ * now), with the list's filters.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type FuturesHistoryStreamRequest =
+  & Omit<FuturesHistoryRequest, "startTime" | "endTime" | "idLessThan" | "limit" | "orderId" | "clientOid">
+  & {
+    readonly startTime?: DateTime.Utc
+    readonly endTime?: DateTime.Utc
+    /** Orders per page, 1 to 100 (default 100). */
+    readonly pageSize?: number
+    /** `newestFirst` (default) or `oldestFirst` across windows; orders within a window stay newest first. */
+    readonly order?: Paginate.WindowOrder
+  }
+
+/**
+ * The days of history the exchange keeps.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const historyDays = 90
+
+/**
+ * Every futures order of the history in a range, pulled lazily page by page
+ * (`idLessThan` = `endId`), each page through the rate limiter and retry
+ * policy; no order is emitted twice.
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export const stream = (
+  request: FuturesHistoryStreamRequest
+): Stream.Stream<FuturesOrder, BitgetError, BitgetClient.BitgetClient> => {
+  const { endTime, order, pageSize = 100, startTime, ...filters } = request
+  return Stream.unwrap(Effect.map(DateTime.now, (now) => {
+    const oldest = DateTime.subtract(now, { days: historyDays })
+    return Paginate.windowed({
+      endpoint: Endpoint.label(endpoint),
+      range: { start: startTime === undefined ? oldest : DateTime.max(startTime, oldest), end: endTime ?? now },
+      maxSpanDays: historyDays,
+      order,
+      pageSize,
+      id: (record) => record.orderId,
+      fetch: (window, cursor) =>
+        ordersHistory({ ...filters, startTime: window.start, endTime: window.end, limit: pageSize, ...Paginate.cursorParam(cursor) })
+          .pipe(Effect.map((page) => ({ items: page.entrustedList, next: page.endId })))
+    })
+  }))
+}

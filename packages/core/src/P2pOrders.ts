@@ -3,11 +3,11 @@
  *
  * @since 0.1.0
  */
-import type { Effect } from "effect"
-import { Schema } from "effect"
+import { DateTime, Effect, Schema, Stream } from "effect"
 import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
 import * as Endpoint from "./Endpoint.js"
+import * as Paginate from "./internal/paginate.js"
 import { Decimal, IntString, ListOrEmpty, Maybe, NonBlank, NumericId, OpenEnum, OptionalObject, QueryTimestamp, Timestamp, checkWindow, isAbsent } from "./Schemas.js"
 
 /**
@@ -214,3 +214,47 @@ export const endpoint = Endpoint.get({
 export const p2pOrders = (
   request: P2pOrdersRequest = {}
 ): Effect.Effect<P2pOrderPage, BitgetError, BitgetClient.BitgetClient> => BitgetClient.execute(endpoint, request)
+
+/**
+ * What `stream` walks: a range of any length (split into 90-day windows;
+ * `endTime` defaults to now) with the list's filters.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type P2pOrdersStreamRequest =
+  & Omit<P2pOrdersRequest, "startTime" | "endTime" | "idLessThan" | "limit">
+  & {
+    readonly startTime: DateTime.Utc
+    readonly endTime?: DateTime.Utc
+    /** Orders per page, 1 to 100 (default 100). */
+    readonly pageSize?: number
+    /** `newestFirst` (default) or `oldestFirst` across windows; orders within a window stay newest first. */
+    readonly order?: Paginate.WindowOrder
+  }
+
+/**
+ * Every merchant P2P order in a range, pulled lazily page by page
+ * (`idLessThan` = `minOrderId`), each page through the rate limiter and retry
+ * policy; no order is emitted twice.
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export const stream = (
+  request: P2pOrdersStreamRequest
+): Stream.Stream<P2pOrder, BitgetError, BitgetClient.BitgetClient> => {
+  const { endTime, order, pageSize = maxLimit, startTime, ...filters } = request
+  return Stream.unwrap(Effect.map(DateTime.now, (now) =>
+    Paginate.windowed({
+      endpoint: Endpoint.label(endpoint),
+      range: { start: startTime, end: endTime ?? now },
+      maxSpanDays: maxWindowDays,
+      order,
+      pageSize,
+      id: (record) => record.orderId,
+      fetch: (window, cursor) =>
+        p2pOrders({ ...filters, startTime: window.start, endTime: window.end, limit: pageSize, ...Paginate.cursorParam(cursor) })
+          .pipe(Effect.map((page) => ({ items: page.orderList, next: page.minOrderId })))
+    })))
+}

@@ -4,11 +4,12 @@
  *
  * @since 0.1.0
  */
-import type { Effect } from "effect"
-import { Schema } from "effect"
+import type { DateTime, Stream } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
 import * as Endpoint from "./Endpoint.js"
+import * as Paginate from "./internal/paginate.js"
 import { Decimal, IntString, Maybe, NonBlank, NumericId, OpenEnum, QueryTimestamp, Timestamp, checkWindow } from "./Schemas.js"
 
 /**
@@ -179,3 +180,49 @@ export const spotRecords = (
   request: TaxRecordsRequest
 ): Effect.Effect<ReadonlyArray<SpotTaxRecord>, BitgetError, BitgetClient.BitgetClient> =>
   BitgetClient.execute(endpoint, request)
+
+/**
+ * What `stream` walks: any range (split into 30-day windows), optionally one coin.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TaxRecordsStreamRequest {
+  readonly coin?: string
+  readonly startTime: DateTime.Utc
+  readonly endTime: DateTime.Utc
+  /** Records per page, 1 to 500 (default 500). */
+  readonly pageSize?: number
+  /** `newestFirst` (default) or `oldestFirst` across windows; records within a window stay newest first. */
+  readonly order?: Paginate.WindowOrder
+}
+
+/**
+ * Every spot ledger record in a range of any length, pulled lazily page by
+ * page (`idLessThan` = the last `id`), each page through the rate limiter and
+ * retry policy; no record is emitted twice.
+ *
+ * @since 0.1.0
+ * @category streams
+ */
+export const stream = (
+  request: TaxRecordsStreamRequest
+): Stream.Stream<SpotTaxRecord, BitgetError, BitgetClient.BitgetClient> => {
+  const pageSize = request.pageSize ?? 500
+  return Paginate.windowed({
+    endpoint: Endpoint.label(endpoint),
+    range: { start: request.startTime, end: request.endTime },
+    maxSpanDays: 30,
+    order: request.order,
+    pageSize,
+    id: (record) => record.id,
+    fetch: (window, cursor) =>
+      spotRecords({
+        ...(request.coin === undefined ? {} : { coin: request.coin }),
+        startTime: window.start,
+        endTime: window.end,
+        limit: pageSize,
+        ...Paginate.cursorParam(cursor)
+      }).pipe(Effect.map((items) => ({ items, next: Option.fromNullable(items.at(-1)?.id) })))
+  })
+}

@@ -1,0 +1,107 @@
+import { Chunk, DateTime, Effect, Option, Stream } from "effect"
+import { BitgetRequestError } from "../BitgetError.js"
+import { IdOrder } from "../Schemas.js"
+
+/** A closed time window, both ends inclusive. @internal */
+export interface Window {
+  readonly start: DateTime.Utc
+  readonly end: DateTime.Utc
+}
+
+/** Which window comes first: the newest (the exchange's own order) or the oldest. @internal */
+export type WindowOrder = "newestFirst" | "oldestFirst"
+
+/**
+ * Splits `[start, end]` into disjoint windows of at most `maxSpanMillis`,
+ * adjacent windows one millisecond apart.
+ *
+ * @internal
+ */
+export const windows = (range: Window, maxSpanMillis: number, order: WindowOrder): ReadonlyArray<Window> => {
+  const start = DateTime.toEpochMillis(range.start)
+  const out: Array<Window> = []
+  for (let end = DateTime.toEpochMillis(range.end); end >= start; end -= maxSpanMillis + 1) {
+    out.push({ start: DateTime.unsafeMake(Math.max(start, end - maxSpanMillis)), end: DateTime.unsafeMake(end) })
+  }
+  return order === "newestFirst" ? out : out.reverse()
+}
+
+/** One page as a stream needs it: the records and the cursor for the next. @internal */
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly next: Option.Option<string>
+}
+
+interface State {
+  readonly window: number
+  readonly cursor: Option.Option<string>
+  readonly seen: ReadonlySet<string>
+}
+
+const movesDown = (cursor: Option.Option<string>, next: string): boolean =>
+  Option.match(cursor, { onNone: () => true, onSome: (previous) => IdOrder(next, previous) < 0 })
+
+/**
+ * Walks windows page by page, lazily (a page is fetched only when the stream
+ * is pulled past the previous one). A window ends on an empty page, a short
+ * page, no cursor, or a cursor that does not move down; a record whose id was
+ * on the previous page is not emitted again (duplicates at page and window edges).
+ *
+ * @internal
+ */
+export const walk = <A, E, R>(options: {
+  readonly windows: ReadonlyArray<Window>
+  readonly pageSize: number
+  readonly id: (item: A) => string
+  readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
+}): Stream.Stream<A, E, R> => {
+  const { fetch, id, pageSize, windows } = options
+  const first = windows[0]
+  if (first === undefined) return Stream.empty
+  return Stream.paginateChunkEffect<State, A, E, R>(
+    { window: 0, cursor: Option.none(), seen: new Set() },
+    (state) =>
+      Effect.map(fetch(windows[state.window] ?? first, state.cursor), (page) => {
+        const fresh = page.items.filter((item) => !state.seen.has(id(item)))
+        const more = page.items.length >= pageSize && Option.exists(page.next, (next) => movesDown(state.cursor, next))
+        const seen = new Set(page.items.map(id))
+        const next: Option.Option<State> = more
+          ? Option.some({ window: state.window, cursor: page.next, seen })
+          : state.window + 1 < windows.length
+          ? Option.some({ window: state.window + 1, cursor: Option.none(), seen })
+          : Option.none()
+        return [Chunk.fromIterable(fresh), next] as const
+      })
+  )
+}
+
+/** One day in milliseconds. @internal */
+export const day = 86_400_000
+
+/** The `idLessThan` parameter of a cursor, absent on the first page. @internal */
+export const cursorParam = (cursor: Option.Option<string>): { readonly idLessThan?: string } =>
+  Option.match(cursor, { onNone: () => ({}), onSome: (idLessThan) => ({ idLessThan }) })
+
+/**
+ * A stream over a time range longer than the server accepts: the range is
+ * checked, split into windows of `maxSpanDays`, and walked page by page.
+ *
+ * @internal
+ */
+export const windowed = <A, E, R>(options: {
+  readonly endpoint: string
+  readonly range: Window
+  readonly maxSpanDays: number
+  readonly order: WindowOrder | undefined
+  readonly pageSize: number
+  readonly id: (item: A) => string
+  readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
+}): Stream.Stream<A, E | BitgetRequestError, R> =>
+  DateTime.greaterThan(options.range.start, options.range.end)
+    ? Stream.fail(new BitgetRequestError({ endpoint: options.endpoint, issue: "startTime must not be after endTime" }))
+    : walk({
+      windows: windows(options.range, options.maxSpanDays * day, options.order ?? "newestFirst"),
+      pageSize: options.pageSize,
+      id: options.id,
+      fetch: options.fetch
+    })

@@ -1,0 +1,247 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Chunk, DateTime, Effect, Either, Stream, TestClock } from "effect"
+import * as FuturesHistory from "../src/FuturesHistory.js"
+import { windows } from "../src/internal/paginate.js"
+import * as P2pOrders from "../src/P2pOrders.js"
+import * as TaxRecords from "../src/TaxRecords.js"
+import type { Recorded, Reply } from "./support.js"
+import { credentials, exchange, fail, ok } from "./support.js"
+
+const day = 86_400_000
+const t0 = Date.UTC(2026, 0, 1)
+const at = (millis: number) => DateTime.unsafeMake(millis)
+
+/** Records spread over `days`, newest first by id, as a server would hold them. */
+const dataset = (count: number, days: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    id: String(7_000_000_000_000_000_000n + BigInt(i)),
+    ts: t0 + Math.floor((i * days * day) / count)
+  }))
+
+const taxRecord = (r: { id: string; ts: number }) => ({
+  id: r.id,
+  coin: "USDT",
+  spotTaxType: "Buy",
+  amount: "1",
+  fee: "0",
+  balance: "10",
+  ts: String(r.ts)
+})
+
+/** Pages `records` the way the exchange does: window filter, `idLessThan`, newest first, `limit`. */
+const pageOf = (records: ReadonlyArray<{ id: string; ts: number }>, request: Recorded, defaultLimit: number) => {
+  const q = request.url.searchParams
+  const start = Number(q.get("startTime") ?? 0)
+  const end = Number(q.get("endTime") ?? Number.MAX_SAFE_INTEGER)
+  const below = q.get("idLessThan")
+  const limit = Number(q.get("limit") ?? defaultLimit)
+  return records
+    .filter((r) => r.ts >= start && r.ts <= end && (below === null || BigInt(r.id) < BigInt(below)))
+    .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
+    .slice(0, limit)
+}
+
+const options = { credentials, rateLimit: { enabled: false } }
+
+describe("windows", () => {
+  it("splits a range into disjoint windows of at most the span, newest first or oldest first", () => {
+    const range = { start: at(t0), end: at(t0 + 100 * day) }
+    const newest = windows(range, 30 * day, "newestFirst").map((w) => [DateTime.toEpochMillis(w.start), DateTime.toEpochMillis(w.end)])
+    assert.strictEqual(newest.length, 4)
+    assert.deepStrictEqual(newest[0], [t0 + 70 * day, t0 + 100 * day])
+    assert.deepStrictEqual(newest[1], [t0 + 40 * day - 1, t0 + 70 * day - 1])
+    assert.strictEqual(newest[3]![0], t0)
+    for (let i = 1; i < newest.length; i++) assert.strictEqual(newest[i]![1], newest[i - 1]![0]! - 1)
+    const oldest = windows(range, 30 * day, "oldestFirst")
+    assert.strictEqual(DateTime.toEpochMillis(oldest[0]!.start), t0)
+  })
+})
+
+describe("TaxRecords.stream", () => {
+  it.effect("walks a multi-window range page by page with no loss and no duplicates", () => {
+    const records = dataset(2300, 75)
+    const { layer, requests } = exchange((request) => ok(pageOf(records, request, 500).map(taxRecord)), options)
+    return Effect.gen(function*() {
+      const out = yield* Stream.runCollect(
+        TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 75 * day), pageSize: 200 })
+      )
+      const ids = Chunk.toReadonlyArray(out).map((r) => r.id)
+      assert.strictEqual(ids.length, 2300)
+      assert.strictEqual(new Set(ids).size, 2300)
+      for (const request of requests) {
+        const q = request.url.searchParams
+        assert.isAtMost(Number(q.get("endTime")) - Number(q.get("startTime")), 30 * day)
+        assert.strictEqual(q.get("limit"), "200")
+      }
+      assert.isAbove(requests.length, 12)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("pulls pages lazily", () => {
+    const records = dataset(2000, 20)
+    const { layer, requests } = exchange((request) => ok(pageOf(records, request, 500).map(taxRecord)), options)
+    return Effect.gen(function*() {
+      yield* Stream.runCollect(Stream.take(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 20 * day) }), 10))
+      assert.strictEqual(requests.length, 1)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("stops on a cursor that does not move instead of looping", () => {
+    const records = dataset(600, 1)
+    // a server that ignores idLessThan answers the same full page forever
+    const { layer, requests } = exchange(() => ok(records.slice(0, 500).map(taxRecord)), options)
+    return Effect.gen(function*() {
+      const out = yield* Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + day) }))
+      assert.strictEqual(out.length, 500)
+      assert.strictEqual(requests.length, 2)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("skips empty windows and drops a record repeated at a window edge", () => {
+    const edge = { id: "5000", ts: t0 + 40 * day }
+    const { layer } = exchange((request) => {
+      const start = Number(request.url.searchParams.get("startTime"))
+      // both windows around the edge return the edge record; one window is empty
+      if (start >= t0 + 40 * day) return ok([taxRecord({ id: "6000", ts: t0 + 50 * day }), taxRecord(edge)])
+      if (start >= t0 + 10 * day - 1) return ok([taxRecord(edge), taxRecord({ id: "4000", ts: t0 + 20 * day })])
+      return ok([])
+    }, options)
+    return Effect.gen(function*() {
+      const out = yield* Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 70 * day) }))
+      assert.deepStrictEqual(Chunk.toReadonlyArray(out).map((r) => r.id), ["6000", "5000", "4000"])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("fails with a typed error mid-way, after emitting earlier pages exactly once", () => {
+    const records = dataset(1500, 10)
+    let calls = 0
+    const { layer } = exchange(
+      (request): Reply => ++calls === 3 ? fail(400, "40009", "sign signature error") : ok(pageOf(records, request, 500).map(taxRecord)),
+      options
+    )
+    return Effect.gen(function*() {
+      const seen: Array<string> = []
+      const result = yield* Effect.either(Stream.runForEach(
+        TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 10 * day) }),
+        (r) => Effect.sync(() => seen.push(r.id))
+      ))
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "BitgetApiError")
+      assert.strictEqual(seen.length, 1000)
+      assert.strictEqual(new Set(seen).size, 1000)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("refuses a range whose start is after its end, sending nothing", () => {
+    const { layer, requests } = exchange(() => ok([]), options)
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(Stream.runCollect(TaxRecords.stream({ startTime: at(t0 + day), endTime: at(t0) })))
+      assert.strictEqual(error._tag, "BitgetRequestError")
+      assert.strictEqual(requests.length, 0)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("waits for the 1/s limit between pages when the limiter is on", () => {
+    const records = dataset(1500, 5)
+    const { layer, requests } = exchange((request) => ok(pageOf(records, request, 500).map(taxRecord)), { credentials })
+    return Effect.gen(function*() {
+      const fiber = yield* Effect.fork(Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 5 * day) })))
+      yield* TestClock.adjust("1 second")
+      assert.strictEqual(requests.length, 1)
+      yield* TestClock.adjust("25 millis")
+      assert.strictEqual(requests.length, 2)
+      yield* TestClock.adjust("5 seconds")
+      assert.strictEqual((yield* fiber.await)._tag, "Success")
+      assert.strictEqual(requests.length, 4)
+    }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("P2pOrders.stream", () => {
+  const order = (r: { id: string; ts: number }) => ({
+    orderId: r.id,
+    orderNo: `N${r.id}`,
+    advNo: "A1",
+    side: "buy",
+    count: "1",
+    coin: "USDT",
+    price: "7.1",
+    fiat: "CNY",
+    withdrawTime: "",
+    representTime: "",
+    releaseTime: "",
+    paymentTime: "",
+    amount: "7.1",
+    status: "completed",
+    buyerRealName: "",
+    sellerRealName: "",
+    ctime: String(r.ts),
+    utime: String(r.ts),
+    paymentInfo: null
+  })
+
+  it.effect("pages by minOrderId across 90-day windows", () => {
+    const records = dataset(1234, 200)
+    const { layer, requests } = exchange((request) => {
+      const page = pageOf(records, request, 100)
+      return ok({ orderList: page.map(order), minOrderId: page.at(-1)?.id ?? "" })
+    }, options)
+    return Effect.gen(function*() {
+      const out = yield* Stream.runCollect(P2pOrders.stream({ startTime: at(t0), endTime: at(t0 + 200 * day), coin: "USDT" }))
+      assert.strictEqual(new Set(Chunk.toReadonlyArray(out).map((o) => o.orderId)).size, 1234)
+      assert.strictEqual(out.length, 1234)
+      assert.isTrue(requests.every((r) => r.url.searchParams.get("coin") === "USDT"))
+      assert.isAtLeast(requests.length, 13)
+    }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("FuturesHistory.stream", () => {
+  const futuresOrder = (r: { id: string; ts: number }) => ({
+    symbol: "BTCUSDT",
+    size: "1",
+    orderId: r.id,
+    clientOid: "",
+    baseVolume: "1",
+    fee: "0",
+    price: "",
+    priceAvg: "",
+    status: "filled",
+    side: "buy",
+    force: "gtc",
+    totalProfits: "0",
+    posSide: "net",
+    marginCoin: "USDT",
+    quoteVolume: "1",
+    leverage: "10",
+    marginMode: "crossed",
+    enterPointSource: "api",
+    tradeSide: "open",
+    posMode: "one_way_mode",
+    orderType: "market",
+    orderSource: "market",
+    cTime: String(r.ts),
+    uTime: String(r.ts),
+    presetStopSurplusPrice: "",
+    presetStopLossPrice: "",
+    posAvg: ""
+  })
+
+  it.effect("clamps to the last 90 days and stops at the end-of-data shape", () => {
+    const now = t0 + 400 * day
+    const records = dataset(450, 400)
+    const { layer, requests } = exchange((request) => {
+      const page = pageOf(records, request, 100)
+      return page.length === 0
+        ? ok({ entrustedList: null, endId: null })
+        : ok({ entrustedList: page.map(futuresOrder), endId: page.at(-1)!.id })
+    }, options)
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(now)
+      const out = yield* Stream.runCollect(FuturesHistory.stream({ productType: "USDT-FUTURES" }))
+      const expected = records.filter((r) => r.ts >= now - 90 * day).length
+      assert.strictEqual(out.length, expected)
+      assert.strictEqual(Number(requests[0]!.url.searchParams.get("startTime")), now - 90 * day)
+      assert.strictEqual(Number(requests[0]!.url.searchParams.get("endTime")), now)
+    }).pipe(Effect.provide(layer))
+  })
+})
