@@ -59,11 +59,11 @@ describe("BitgetNode.layer over real HTTP", () => {
       })
       yield* Effect.gen(function*() {
         assert.deepStrictEqual(yield* Symbols.symbols(), [])
-        yield* BitgetClient.execute(taxLike, { coin: "比特币$" })
+        yield* BitgetClient.execute(taxLike, { coin: "比特币$ x" })
       }).pipe(Effect.provide(layer))
       assert.strictEqual(seen[0]!.url, "/api/v2/spot/public/symbols")
       const signed = seen[1]!
-      assert.strictEqual(signed.url, "/api/v2/tax/spot-record?coin=%E6%AF%94%E7%89%B9%E5%B8%81%24")
+      assert.strictEqual(signed.url, "/api/v2/tax/spot-record?coin=%E6%AF%94%E7%89%B9%E5%B8%81%24%20x")
       assert.isUndefined(signed.headers["traceparent"])
       assert.isUndefined(signed.headers["b3"])
       const query = decodeURIComponent(signed.url.split("?")[1]!)
