@@ -141,7 +141,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
     ) =>
       Effect.gen(function*() {
         const name = label(endpoint)
-        yield* limiter.take({ name: endpoint.name, label: name, rateLimit: endpoint.rateLimit }, identity)
+        const permit = yield* limiter.take({ name: endpoint.name, label: name, rateLimit: endpoint.rateLimit }, identity)
         const url = `${config.baseUrl}${endpoint.path}${query.sent === "" ? "" : `?${query.sent}`}`
         const headers: Record<string, string> = { ...baseHeaders }
         if (endpoint.method === "POST" || credentials !== undefined) headers["Content-Type"] = "application/json"
@@ -158,7 +158,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         const request = endpoint.method === "POST"
           ? HttpClientRequest.post(url, { headers, body: HttpBody.text(body, "application/json") })
           : HttpClientRequest.get(url, { headers })
-        const answer = yield* send(name, request)
+        const answer = yield* send(name, request).pipe(Effect.ensuring(permit.settle))
         const data = yield* interpret({ endpoint: name, ...answer }).pipe(
           Effect.tapError((error) =>
             error._tag === "BitgetApiError" && error.kind === "RateLimited"

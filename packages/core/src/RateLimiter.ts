@@ -1,8 +1,9 @@
 /**
  * Client-side rate limiting: one sliding-window limiter per endpoint × scope,
- * plus the exchange's overall ceiling per IP. A call reserves the earliest
- * send time that keeps every window of the limit's length under the limit,
- * then waits for it; it fails only when a maximum wait is set and exceeded.
+ * plus the exchange's overall ceiling per IP. A call is sent only when every
+ * window of the limit's length (counted to the arrival of each earlier answer)
+ * stays under the limit; otherwise it waits and asks again. It fails only when
+ * a maximum wait is set and would be exceeded.
  *
  * The store behind it is an interface: `layerMemory` for one process, or a
  * shared store (Redis, in `@bitget-effect/platform-node`) for several
@@ -16,35 +17,59 @@ import { RateLimitWaitExceeded } from "./BitgetError.js"
 import type { RateLimit } from "./Endpoint.js"
 
 /**
- * Where reservations are kept. `reserve` records a send time for `key` that
- * keeps at most `limit` sends in any `windowMillis`, and answers the delay
- * until it in milliseconds; or `None` (recording nothing) when the delay
- * would exceed `maxDelayMillis`.
+ * The answer of a store: the slot is `Granted` now (with the ticket that
+ * settles it later), or the caller should `Wait` and ask again.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Acquisition =
+  | { readonly _tag: "Granted"; readonly ticket: string }
+  | { readonly _tag: "Wait"; readonly millis: number }
+
+/**
+ * Where send times are kept. `acquire` grants a send now when that keeps at
+ * most `limit` sends in any `windowMillis` and at least `spacingMillis` after
+ * the latest one, recording it; otherwise it records nothing and answers how
+ * long to wait before asking again. `settle` moves a send to the time its
+ * answer arrived when that is later, so a window counts from when the exchange
+ * certainly saw the call. Nothing is reserved ahead: a slow call settles
+ * before the next window is granted.
  *
  * @since 0.1.0
  * @category services
  */
 export class RateLimiterStore extends Context.Tag("@bitget-effect/core/RateLimiterStore")<RateLimiterStore, {
-  readonly reserve: (options: {
+  readonly acquire: (options: {
     readonly key: string
     readonly limit: number
     readonly windowMillis: number
-    readonly maxDelayMillis: number | undefined
-  }) => Effect.Effect<Option.Option<number>, RateLimiterStoreError>
+    readonly spacingMillis: number
+  }) => Effect.Effect<Acquisition, RateLimiterStoreError>
+  readonly settle: (options: {
+    readonly key: string
+    readonly ticket: string
+  }) => Effect.Effect<void, RateLimiterStoreError>
 }>() {}
 
+interface Slot {
+  readonly ticket: string
+  at: number
+}
+
 /**
- * An in-process store: per key, the recent and reserved send times.
+ * An in-process store: per key, the recent send times in order.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const makeMemoryStore: Effect.Effect<RateLimiterStore["Type"]> = Effect.sync(() => {
-  const logs = new Map<string, Array<number>>()
+  const logs = new Map<string, Array<Slot>>()
+  let tickets = 0
   return RateLimiterStore.of({
-    reserve: ({ key, limit, maxDelayMillis, windowMillis }) =>
+    acquire: ({ key, limit, spacingMillis, windowMillis }) =>
       Effect.clockWith((clock) =>
-        Effect.sync(() => {
+        Effect.sync((): Acquisition => {
           const now = clock.unsafeCurrentTimeMillis()
           let log = logs.get(key)
           if (log === undefined) {
@@ -52,12 +77,34 @@ export const makeMemoryStore: Effect.Effect<RateLimiterStore["Type"]> = Effect.s
             logs.set(key, log)
           }
           let expired = 0
-          while (expired < log.length && (log[expired] as number) <= now - windowMillis) expired++
+          while (expired < log.length && (log[expired] as Slot).at <= now - windowMillis) expired++
           if (expired > 0) log.splice(0, expired)
-          const at = log.length < limit ? now : Math.max(now, (log[log.length - limit] as number) + windowMillis)
-          if (maxDelayMillis !== undefined && at - now > maxDelayMillis) return Option.none()
-          log.push(at)
-          return Option.some(at - now)
+          const last = log.at(-1)
+          const at = Math.max(
+            now,
+            last === undefined ? now : last.at + spacingMillis,
+            log.length < limit ? now : (log[log.length - limit] as Slot).at + windowMillis
+          )
+          if (at > now) return { _tag: "Wait", millis: at - now }
+          const ticket = String(tickets++)
+          log.push({ ticket, at: now })
+          return { _tag: "Granted", ticket }
+        })
+      ),
+    settle: ({ key, ticket }) =>
+      Effect.clockWith((clock) =>
+        Effect.sync(() => {
+          const log = logs.get(key)
+          const index = log === undefined ? -1 : log.findIndex((slot) => slot.ticket === ticket)
+          if (log === undefined || index < 0) return
+          const slot = log[index] as Slot
+          slot.at = Math.max(slot.at, clock.unsafeCurrentTimeMillis())
+          let i = index
+          while (i + 1 < log.length && (log[i + 1] as Slot).at < slot.at) {
+            log[i] = log[i + 1] as Slot
+            i++
+          }
+          log[i] = slot
         })
       )
   })
@@ -93,8 +140,15 @@ export interface RateLimitOptions {
   readonly overrides?: { readonly [endpoint: string]: Omit<RateLimit, "scope"> }
   /** Fail with `RateLimitWaitExceeded` instead of waiting longer than this. */
   readonly maxWait?: Duration.DurationInput
-  /** Added to every window to absorb network jitter (default 25 ms). */
+  /** Added to every window for timer and clock granularity (default 10 ms). */
   readonly margin?: Duration.DurationInput
+  /**
+   * How evenly sends are spread, from 0 (bursts of the whole limit at once) to
+   * 1 (one send every window ÷ limit). The default 0.5 lets a burst go at twice
+   * the average rate, which keeps the exchange from seeing a whole window's
+   * calls arrive at once and jitter push one over its window.
+   */
+  readonly smoothing?: number
 }
 
 /**
@@ -129,6 +183,18 @@ export const waitTime = Metric.histogram(
 )
 
 /**
+ * A granted slot; `settle` (called when the answer has arrived) moves the
+ * slot to that time, so a call delayed on its way never lets the next window
+ * start early.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Permit {
+  readonly settle: Effect.Effect<void>
+}
+
+/**
  * A limiter bound to a store and options: `take` waits for a slot of an
  * endpoint (and of the IP ceiling).
  *
@@ -140,8 +206,10 @@ export interface Limiter {
     readonly name: string
     readonly label: string
     readonly rateLimit: RateLimit
-  }, identity: string) => Effect.Effect<void, RateLimitWaitExceeded | RateLimiterStoreError>
+  }, identity: string) => Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError>
 }
+
+const unlimited: Permit = { settle: Effect.void }
 
 const fnv1a = (text: string): string => {
   let hash = 0x811c9dc5
@@ -169,31 +237,45 @@ export const bucketKey = (name: string, scope: RateLimit["scope"], identity: str
  * @category constructors
  */
 export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, never, RateLimiterStore> =>
-  Effect.map(RateLimiterStore, (store) => {
-    if (options.enabled === false) return { take: () => Effect.void }
-    const marginMillis = Duration.toMillis(options.margin ?? "25 millis")
+  Effect.map(RateLimiterStore, (store): Limiter => {
+    if (options.enabled === false) return { take: () => Effect.succeed(unlimited) }
+    const marginMillis = Duration.toMillis(options.margin ?? "10 millis")
     const maxWait = Option.map(Option.fromNullable(options.maxWait), Duration.decode)
-    const maxDelayMillis = Option.getOrUndefined(Option.map(maxWait, Duration.toMillis))
-    const acquire = (endpoint: string, key: string, limit: number, window: Duration.DurationInput) =>
-      store.reserve({ key, limit, windowMillis: Duration.toMillis(window) + marginMillis, maxDelayMillis }).pipe(
-        Effect.flatMap(Option.match({
-          onNone: () =>
-            Effect.fail(new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) })),
-          onSome: (delay) =>
-            delay <= 0
-              ? Effect.void
-              : Effect.sleep(Duration.millis(delay)).pipe(
-                Effect.zipLeft(Metric.increment(Metric.tagged(waits, "endpoint", endpoint))),
-                Effect.zipLeft(Metric.update(Metric.tagged(waitTime, "endpoint", endpoint), delay)),
-                Effect.zipLeft(Effect.logDebug(`rate limit: ${endpoint} waited ${delay} ms`))
-              )
-        }))
-      )
+    const maxWaitMillis = Option.getOrElse(Option.map(maxWait, Duration.toMillis), () => Number.POSITIVE_INFINITY)
+    const smoothing = Math.min(1, Math.max(0, options.smoothing ?? 0.5))
+    const acquire = (endpoint: string, key: string, limit: number, window: Duration.DurationInput, smooth: number) => {
+      const windowMillis = Duration.toMillis(window) + marginMillis
+      const request = { key, limit, windowMillis, spacingMillis: (smooth * windowMillis) / limit }
+      const settle = (ticket: string): Permit => ({
+        settle: store.settle({ key, ticket }).pipe(Effect.catchAll((error) => Effect.logWarning(error.message)))
+      })
+      const loop = (waited: number): Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError> =>
+        Effect.flatMap(store.acquire(request), (answer) => {
+          if (answer._tag === "Granted") {
+            return waited === 0 ? Effect.succeed(settle(answer.ticket)) : Effect.as(
+              Effect.all([
+                Metric.increment(Metric.tagged(waits, "endpoint", endpoint)),
+                Metric.update(Metric.tagged(waitTime, "endpoint", endpoint), waited),
+                Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`)
+              ], { discard: true }),
+              settle(answer.ticket)
+            )
+          }
+          return waited + answer.millis > maxWaitMillis
+            ? Effect.fail(new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) }))
+            : Effect.zipRight(Effect.sleep(Duration.millis(answer.millis)), loop(waited + answer.millis))
+        })
+      return loop(0)
+    }
     return {
       take: (endpoint, identity) => {
         const limit = options.overrides?.[endpoint.name] ?? endpoint.rateLimit
-        return acquire(endpoint.label, bucketKey(endpoint.name, endpoint.rateLimit.scope, identity), limit.limit, limit.window)
-          .pipe(Effect.zipRight(acquire(endpoint.label, "ip:*", ipCeiling.limit, ipCeiling.window)))
+        // the endpoint's own slot is taken last, so nothing delays the send after it is granted
+        return acquire(endpoint.label, "ip:*", ipCeiling.limit, ipCeiling.window, 0).pipe(
+          Effect.zipRight(
+            acquire(endpoint.label, bucketKey(endpoint.name, endpoint.rateLimit.scope, identity), limit.limit, limit.window, smoothing)
+          )
+        )
       }
     }
   })

@@ -63,7 +63,7 @@ export const syncSigner = Layer.succeed(
 
 /**
  * A client layer whose HTTP answers come from `respond`; `requests` lists what
- * was sent, in order.
+ * was sent, in order. Retries and rate limiting are off unless `options` set them.
  */
 export const exchange = (
   respond: (request: Recorded) => Reply,
@@ -87,7 +87,7 @@ export const exchange = (
       Layer.mergeAll(
         Layer.succeed(HttpClient.HttpClient, http),
         syncSigner,
-        BitgetConfig.layer({ baseUrl, retry: { maxAttempts: 1 }, ...options })
+        BitgetConfig.layer({ baseUrl, retry: { maxAttempts: 1 }, rateLimit: { enabled: false }, ...options })
       )
     )
   )

@@ -1,43 +1,58 @@
 /**
  * A `RateLimiterStore` in Redis, for several processes or hosts sharing one
  * API key or IP: every reservation is made atomically by a Lua script on the
- * Redis server's clock, with the same sliding-window rule as the memory store.
+ * Redis server's clock (reservations and settlements alike), with the same
+ * rule as the memory store.
  *
  * @since 0.1.0
  */
 import { RateLimiterStoreError } from "@bitget-effect/core/BitgetError"
+import type { Acquisition } from "@bitget-effect/core/RateLimiter"
 import { RateLimiterStore } from "@bitget-effect/core/RateLimiter"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import type { RedisOptions } from "ioredis"
 import { Redis } from "ioredis"
 
-// KEYS[1] the bucket; ARGV: limit, window ms, max delay ms (-1: none), unique member.
-// Answers the delay in ms until the reserved send time, or -1 when it would exceed the max delay.
-const reserveScript = `
+// KEYS[1] the bucket; ARGV: limit, window ms, spacing ms, unique member.
+// Answers 0 when the send is granted (and recorded), else the ms to wait before asking again.
+const acquireScript = `
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-local maxDelay = tonumber(ARGV[3])
+local spacing = tonumber(ARGV[3])
 local time = redis.call("TIME")
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call("ZREMRANGEBYSCORE", key, "-inf", now - window)
 local count = redis.call("ZCARD", key)
 local at = now
+if count > 0 then
+  local last = redis.call("ZRANGE", key, -1, -1, "WITHSCORES")
+  at = math.max(at, tonumber(last[2]) + spacing)
+end
 if count >= limit then
   local edge = redis.call("ZRANGE", key, count - limit, count - limit, "WITHSCORES")
-  at = math.max(now, tonumber(edge[2]) + window)
+  at = math.max(at, tonumber(edge[2]) + window)
 end
-if maxDelay >= 0 and at - now > maxDelay then
-  return -1
+if at > now then
+  return math.ceil(at - now)
 end
-redis.call("ZADD", key, at, ARGV[4])
-redis.call("PEXPIRE", key, at - now + window)
-return at - now
+redis.call("ZADD", key, now, ARGV[4])
+redis.call("PEXPIRE", key, window + 60000)
+return 0
+`
+
+// KEYS[1] the bucket; ARGV[1] the member. Moves the reservation to now (Redis's clock) when that is later.
+const settleScript = `
+local time = redis.call("TIME")
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call("ZADD", KEYS[1], "XX", "GT", now, ARGV[1])
+return 0
 `
 
 interface RedisWithReserve extends Redis {
-  bitgetReserve(key: string, limit: number, window: number, maxDelay: number, member: string): Promise<number>
+  bitgetSettle(key: string, member: string): Promise<number>
+  bitgetAcquire(key: string, limit: number, window: number, spacing: number, member: string): Promise<number>
 }
 
 /**
@@ -55,21 +70,26 @@ export const make = (
     const redis = yield* Effect.acquireRelease(
       Effect.sync(() => {
         const client = new Redis(redisOptions) as RedisWithReserve
-        client.defineCommand("bitgetReserve", { numberOfKeys: 1, lua: reserveScript })
+        client.defineCommand("bitgetAcquire", { numberOfKeys: 1, lua: acquireScript })
+        client.defineCommand("bitgetSettle", { numberOfKeys: 1, lua: settleScript })
         return client
       }),
       (client) => Effect.promise(() => client.quit().catch(() => "closed"))
     )
     let sequence = 0
     const instance = `${process.pid}-${Math.random().toString(36).slice(2)}`
+    const failure = (error: unknown) =>
+      new RateLimiterStoreError({ issue: error instanceof Error ? error.message : "the Redis command failed" })
     return RateLimiterStore.of({
-      reserve: ({ key, limit, maxDelayMillis, windowMillis }) =>
-        Effect.tryPromise({
-          try: () =>
-            redis.bitgetReserve(`${prefix}${key}`, limit, Math.ceil(windowMillis), maxDelayMillis ?? -1, `${instance}-${sequence++}`),
-          catch: (error) =>
-            new RateLimiterStoreError({ issue: error instanceof Error ? error.message : "the Redis command failed" })
-        }).pipe(Effect.map((delay) => (delay < 0 ? Option.none() : Option.some(delay))))
+      acquire: ({ key, limit, spacingMillis, windowMillis }) => {
+        const ticket = `${instance}-${sequence++}`
+        return Effect.tryPromise({
+          try: () => redis.bitgetAcquire(`${prefix}${key}`, limit, Math.ceil(windowMillis), spacingMillis, ticket),
+          catch: failure
+        }).pipe(Effect.map((millis): Acquisition => (millis > 0 ? { _tag: "Wait", millis } : { _tag: "Granted", ticket })))
+      },
+      settle: ({ key, ticket }) =>
+        Effect.tryPromise({ try: () => redis.bitgetSettle(`${prefix}${key}`, ticket), catch: failure }).pipe(Effect.asVoid)
     })
   })
 

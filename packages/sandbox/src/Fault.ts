@@ -1,0 +1,234 @@
+/**
+ * Faults the sandbox can inject into a route: what a flaky network, an
+ * overloaded gateway or a misbehaving exchange looks like to a client.
+ *
+ * @since 0.1.0
+ */
+import { Data, Duration, Either } from "effect"
+import type { RouteName } from "./Route.js"
+import * as Route from "./Route.js"
+
+/**
+ * One fault:
+ *
+ * - `HttpError`: HTTP 500/502/503 with an HTML body (a gateway page), the request not processed.
+ * - `TooManyRequests`: HTTP 429 with the exchange's rate-limit envelope, the request not processed.
+ * - `Delay`: the answer is held back for `millis`, then the request is processed normally.
+ * - `ConnectionReset`: the socket is destroyed before anything is answered, the request not processed.
+ * - `TruncatedJson`: the request is processed, the JSON answer is cut in half (with a matching Content-Length).
+ * - `InvalidJson`: the request is processed, the answer is replaced by malformed JSON.
+ * - `ErrorCode`: HTTP 200 with a non-`00000` code and `data: null`, the request not processed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Fault = Data.TaggedEnum<{
+  HttpError: { readonly status: 500 | 502 | 503 }
+  TooManyRequests: {}
+  Delay: { readonly millis: number }
+  ConnectionReset: {}
+  TruncatedJson: {}
+  InvalidJson: {}
+  ErrorCode: { readonly code: string; readonly msg: string }
+}>
+
+const Fault = Data.taggedEnum<Fault>()
+
+/**
+ * Matches a fault by its tag.
+ *
+ * @since 0.1.0
+ * @category pattern matching
+ */
+export const $match = Fault.$match
+
+/**
+ * An HTTP 5xx answer with an HTML body.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const httpError = (status: 500 | 502 | 503): Fault => Fault.HttpError({ status })
+
+/**
+ * An HTTP 429 rate-limit answer.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const tooManyRequests: Fault = Fault.TooManyRequests()
+
+/**
+ * Holds the answer back.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const delay = (duration: Duration.DurationInput): Fault =>
+  Fault.Delay({ millis: Duration.toMillis(Duration.decode(duration)) })
+
+/**
+ * Destroys the socket without answering.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const connectionReset: Fault = Fault.ConnectionReset()
+
+/**
+ * Cuts the JSON answer in half.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const truncatedJson: Fault = Fault.TruncatedJson()
+
+/**
+ * Replaces the answer by malformed JSON.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const invalidJson: Fault = Fault.InvalidJson()
+
+const knownMessages: Readonly<Record<string, string>> = {
+  "40015": "System is abnormal, please try again later",
+  "40200": "Server upgrade, please try again later",
+  "45001": "Unknown error",
+  "40725": "service return an error",
+  "25000": "system error",
+  "25001": "timed out",
+  "25003": "concurrent operation, retry"
+}
+
+/**
+ * An HTTP 200 answer with an error code (the message defaults to the
+ * exchange's text for the known maintenance codes).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const errorCode = (code: string, msg?: string): Fault =>
+  Fault.ErrorCode({ code, msg: msg ?? knownMessages[code] ?? "error" })
+
+/**
+ * Where a fault applies: one route, or `"*"` for every route.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Target = RouteName | "*"
+
+/**
+ * How many of the next requests a fault hits: a count, or every request until cleared.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Times = number | "forever"
+
+/**
+ * A fault aimed at a target for some number of requests.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Injection {
+  readonly target: Target
+  readonly fault: Fault
+  readonly times: Times
+}
+
+/**
+ * Resolves a route name, a route path, `"*"` or `"all"` to a target.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseTarget = (text: string): Either.Either<Target, string> => {
+  if (text === "*" || text === "all") return Either.right("*")
+  const route = Route.find(text)
+  return route === undefined
+    ? Either.left(`unknown route "${text}" (use one of ${Route.routes.map((r) => r.name).join(", ")}, a path, or *)`)
+    : Either.right(route.name)
+}
+
+const parseKind = (kind: string, argument: string | undefined): Either.Either<Fault, string> => {
+  switch (kind) {
+    case "500":
+    case "502":
+    case "503":
+      return Either.right(httpError(Number(kind) as 500 | 502 | 503))
+    case "429":
+      return Either.right(tooManyRequests)
+    case "delay": {
+      const millis = Number(argument)
+      return argument !== undefined && Number.isFinite(millis) && millis >= 0
+        ? Either.right(delay(Duration.millis(millis)))
+        : Either.left(`delay needs a number of milliseconds, as in delay:250`)
+    }
+    case "reset":
+      return Either.right(connectionReset)
+    case "truncated":
+      return Either.right(truncatedJson)
+    case "invalid-json":
+      return Either.right(invalidJson)
+    case "code": {
+      if (argument === undefined || argument === "") return Either.left(`code needs a code, as in code:40015`)
+      const separator = argument.indexOf(":")
+      return Either.right(
+        separator < 0 ? errorCode(argument) : errorCode(argument.slice(0, separator), argument.slice(separator + 1))
+      )
+    }
+    default:
+      return Either.left(
+        `unknown fault "${kind}" (use 500, 502, 503, 429, delay:MS, reset, truncated, invalid-json or code:CODE[:MSG])`
+      )
+  }
+}
+
+/**
+ * Parses the CLI form `route=kind[:argument][@times]`, e.g. `symbols=503@3`,
+ * `tax-records=delay:1500`, `*=reset@forever`, `p2p-orders=code:40015`.
+ * Without `@times` a fault is one-shot.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parse = (spec: string): Either.Either<Injection, string> => {
+  const equals = spec.indexOf("=")
+  if (equals <= 0) return Either.left(`expected route=kind, got "${spec}"`)
+  let rest = spec.slice(equals + 1)
+  let times: Times = 1
+  const suffix = /@(\d+|forever)$/.exec(rest)
+  if (suffix !== null) {
+    const count = suffix[1] as string
+    times = count === "forever" ? "forever" : Number(count)
+    rest = rest.slice(0, suffix.index)
+  }
+  const colon = rest.indexOf(":")
+  const kind = colon < 0 ? rest : rest.slice(0, colon)
+  const argument = colon < 0 ? undefined : rest.slice(colon + 1)
+  return Either.gen(function*() {
+    const target = yield* parseTarget(spec.slice(0, equals))
+    const fault = yield* parseKind(kind, argument)
+    if (times !== "forever" && times < 1) return yield* Either.left("@times must be at least 1")
+    return { target, fault, times }
+  })
+}
+
+/**
+ * Describes a fault in the CLI form (without target and count).
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const describe: (fault: Fault) => string = $match({
+  HttpError: ({ status }) => String(status),
+  TooManyRequests: () => "429",
+  Delay: ({ millis }) => `delay:${millis}`,
+  ConnectionReset: () => "reset",
+  TruncatedJson: () => "truncated",
+  InvalidJson: () => "invalid-json",
+  ErrorCode: ({ code, msg }) => `code:${code}:${msg}`
+})

@@ -1,0 +1,278 @@
+/**
+ * A local Bitget exchange on a real HTTP server (loopback), for end-to-end
+ * tests, demos and benchmarks: the ten operations of the spec plus server
+ * time, the exchange's authentication, rate limits and error codes, seeded
+ * data of any size, mutable order state, fault injection and a request log.
+ *
+ * @since 0.1.0
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Effect, Layer } from "effect"
+import type { Scope } from "effect"
+import { createServer } from "node:http"
+import type { PlanOrder, Position, SpotOrder } from "./Account.js"
+import type { DemoCredentials } from "./DemoKey.js"
+import * as DemoKey from "./DemoKey.js"
+import type * as Fault from "./Fault.js"
+import { verifier } from "./internal/auth.js"
+import { router } from "./internal/server.js"
+import { State } from "./internal/state.js"
+import { World } from "./internal/world.js"
+import type * as RequestLog from "./RequestLog.js"
+import * as Route from "./Route.js"
+import { SandboxError } from "./SandboxError.js"
+
+/**
+ * How much data the sandbox simulates. The historical sets are virtual: each
+ * record is computed from (seed, index) when a page needs it, so sizes in the
+ * millions cost no memory.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Sizes {
+  /** Spot symbols (the first fifteen are well known, including `BTC$USDT` and `币安人生USDT`). */
+  readonly symbols: number
+  /** Open spot orders seeded per key. */
+  readonly openOrders: number
+  /** P2P orders per key. */
+  readonly p2pOrders: number
+  /** Days the P2P orders span, back from the anchor. */
+  readonly p2pDays: number
+  /** Tax records per key. */
+  readonly taxRecords: number
+  /** Days the tax records span, back from the anchor. */
+  readonly taxDays: number
+  /** Tax records sharing one timestamp, about a week before the anchor (0 for none). */
+  readonly taxBurst: number
+  /** Historical futures orders per key for USDT-FUTURES (COIN-FUTURES get a fifth, USDC-FUTURES a tenth); always 90 days. */
+  readonly futuresOrders: number
+}
+
+/**
+ * The default sizes.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultSizes: Sizes = {
+  symbols: 400,
+  openOrders: 60,
+  p2pOrders: 5_000,
+  p2pDays: 365,
+  taxRecords: 20_000,
+  taxDays: 365,
+  taxBurst: 600,
+  futuresOrders: 5_000
+}
+
+/**
+ * Options of a sandbox; every field is optional.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** TCP port; `0` (the default) picks a free one. */
+  readonly port?: number
+  /** Address to bind; `127.0.0.1` by default. */
+  readonly host?: string
+  /** Seed of all generated data; `1` by default. */
+  readonly seed?: number
+  /** Time the data is generated back from, ms; the start time floored to the minute by default. */
+  readonly anchor?: number
+  readonly sizes?: Partial<Sizes>
+  /** Whether frequency limits apply; `true` by default. */
+  readonly limits?: boolean
+  /** Multiplies every frequency limit (e.g. `100` for benchmarks); `1` by default. */
+  readonly limitScale?: number
+  /** The overall ceiling per client address across routes, per rolling minute (before `limitScale`); 6000 by default. */
+  readonly ipCeilingPerMinute?: number
+  /** Faults installed at start and again by `reset`. */
+  readonly faults?: ReadonlyArray<Fault.Injection>
+  /** Offset of server time from the wall clock, ms (may be negative); `0` by default. */
+  readonly clockOffset?: number
+  /** Request log entries kept (the most recent); `10000` by default. */
+  readonly logCapacity?: number
+  /** The RSA demo key's private key (PKCS#8 or PKCS#1 PEM); generated once per process by default. */
+  readonly rsaPrivateKeyPem?: string
+  /**
+   * Serve the RPI order book to every caller, as the spec's unsigned example
+   * suggests; by default only keys flagged as RPI market makers may read it.
+   */
+  readonly rpiOpen?: boolean
+  /**
+   * Reproduce the reported tax-record paging defect: `idLessThan` resolves to
+   * the cursor record's timestamp (inclusive), so pages repeat records and a
+   * burst larger than `limit` stalls. Off by default.
+   */
+  readonly taxTimestampPaging?: boolean
+}
+
+/**
+ * A running sandbox.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class Sandbox extends Context.Tag("@bitget-effect/sandbox/Sandbox")<Sandbox, Sandbox.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace Sandbox {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /** Base URL, e.g. `http://127.0.0.1:41234` (no trailing slash). */
+    readonly url: string
+    readonly port: number
+    readonly seed: number
+    /** The time the data is generated back from, ms. */
+    readonly anchor: number
+    readonly sizes: Sizes
+    readonly credentials: DemoCredentials
+    /** Queues a fault on a route (or `"*"`) for the next `times` requests (1 by default). */
+    readonly inject: (target: Fault.Target, fault: Fault.Fault, options?: { readonly times?: Fault.Times }) => Effect.Effect<void>
+    /** Drops pending faults of a target, or all of them. */
+    readonly clearFaults: (target?: Fault.Target) => Effect.Effect<void>
+    /** The faults still pending. */
+    readonly pendingFaults: Effect.Effect<ReadonlyArray<Fault.Injection>>
+    /** Sets the offset of server time from the wall clock, ms (negative: the server is behind). */
+    readonly setClockOffset: (millis: number) => Effect.Effect<void>
+    /** Server time, ms (wall clock plus the offset). */
+    readonly serverTime: Effect.Effect<number>
+    /** Switches frequency limits on or off and sets their scale; counters restart. */
+    readonly setLimits: (settings: { readonly enabled?: boolean; readonly scale?: number }) => Effect.Effect<void>
+    /** The most recent requests, oldest first. */
+    readonly requests: Effect.Effect<ReadonlyArray<RequestLog.Entry>>
+    /** Empties the request log. */
+    readonly clearRequests: Effect.Effect<void>
+    /** Counters since start (or the last reset). */
+    readonly stats: Effect.Effect<RequestLog.Stats>
+    /** Open spot orders of a key, oldest first. */
+    readonly openOrders: (apiKey: string) => Effect.Effect<ReadonlyArray<SpotOrder>>
+    /** Futures positions of a key. */
+    readonly positions: (apiKey: string) => Effect.Effect<ReadonlyArray<Position>>
+    /** TP/SL plans placed by a key, oldest first. */
+    readonly plans: (apiKey: string) => Effect.Effect<ReadonlyArray<PlanOrder>>
+    /** Restores the seeded state, the initial faults, clock offset and limits, and clears the log. */
+    readonly reset: Effect.Effect<void>
+  }
+}
+
+const validate = (options: Options, sizes: Sizes): Effect.Effect<void, SandboxError> => {
+  const problems: Array<string> = []
+  const port = options.port ?? 0
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) problems.push(`port must be 0-65535, got ${port}`)
+  const scale = options.limitScale ?? 1
+  if (!Number.isFinite(scale) || scale <= 0) problems.push(`limitScale must be positive, got ${scale}`)
+  for (const [name, value] of Object.entries(sizes)) {
+    if (!Number.isSafeInteger(value) || value < 0) problems.push(`sizes.${name} must be a non-negative integer, got ${value}`)
+  }
+  if (sizes.taxDays < 1 || sizes.p2pDays < 1) problems.push("p2pDays and taxDays must be at least 1")
+  return problems.length === 0 ? Effect.void : Effect.fail(new SandboxError({ reason: "Options", description: problems.join("; ") }))
+}
+
+/**
+ * Starts a sandbox in the current scope; closing the scope stops it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, SandboxError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const sizes: Sizes = { ...defaultSizes, ...options.sizes }
+    yield* validate(options, sizes)
+    const seed = options.seed ?? 1
+    const anchor = options.anchor ?? Math.floor(Date.now() / 60_000) * 60_000
+    const rsa = yield* DemoKey.makeRsa(options.rsaPrivateKeyPem).pipe(
+      Effect.catchAllDefect(() =>
+        Effect.fail(new SandboxError({ reason: "Key", description: "the RSA private key is not a readable PEM key" }))
+      )
+    )
+    const credentials: DemoCredentials = { hmac: DemoKey.hmac, rsa, marketMaker: DemoKey.marketMaker }
+    const keys = DemoKey.toArray(credentials)
+    const verifiers = new Map(keys.map((key) => [key.apiKey, verifier(key)]))
+    const world = new World(seed, anchor, sizes)
+    const state = new State(
+      world,
+      keys,
+      {
+        faults: options.faults ?? [],
+        clockOffset: options.clockOffset ?? 0,
+        limits: options.limits ?? true,
+        limitScale: options.limitScale ?? 1
+      },
+      {
+        openOrders: sizes.openOrders,
+        logCapacity: Math.max(1, options.logCapacity ?? 10_000),
+        ipCeilingPerMinute: options.ipCeilingPerMinute ?? Route.ipCeilingPerMinute,
+        rpiOpen: options.rpiOpen ?? false,
+        taxTimestampPaging: options.taxTimestampPaging ?? false
+      }
+    )
+    const server = yield* NodeHttpServer.make(() => createServer({ keepAliveTimeout: 5_000 }), {
+      port: options.port ?? 0,
+      host: options.host ?? "127.0.0.1"
+    }).pipe(
+      Effect.mapError((error) =>
+        new SandboxError({ reason: "Serve", description: String(error.cause instanceof Error ? error.cause.message : error.cause) })
+      )
+    )
+    yield* server.serve(router(state, verifiers))
+    const address = server.address
+    const port = address._tag === "TcpAddress" ? address.port : 0
+    const host = address._tag === "TcpAddress" ? address.hostname : "127.0.0.1"
+    return Sandbox.of({
+      url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+      port,
+      seed,
+      anchor,
+      sizes,
+      credentials,
+      inject: (target, fault, injectOptions) =>
+        Effect.sync(() => state.inject({ target, fault, times: injectOptions?.times ?? 1 })),
+      clearFaults: (target) => Effect.sync(() => state.clearFaults(target)),
+      pendingFaults: Effect.sync(() => state.pendingFaults()),
+      setClockOffset: (millis) =>
+        Effect.sync(() => {
+          state.clockOffset = millis
+        }),
+      serverTime: Effect.sync(() => state.now()),
+      setLimits: (settings) =>
+        Effect.sync(() => {
+          if (settings.enabled !== undefined) state.limits = settings.enabled
+          if (settings.scale !== undefined && Number.isFinite(settings.scale) && settings.scale > 0) {
+            state.limitScale = settings.scale
+          }
+          state.limiter.clear()
+        }),
+      requests: Effect.sync(() => state.log()),
+      clearRequests: Effect.sync(() => state.clearLog()),
+      stats: Effect.sync(() => state.stats()),
+      openOrders: (apiKey) => Effect.sync(() => [...state.account(apiKey).orders.values()]),
+      positions: (apiKey) => Effect.sync(() => state.account(apiKey).positions),
+      plans: (apiKey) => Effect.sync(() => state.account(apiKey).plans.slice()),
+      reset: Effect.sync(() => state.reset())
+    })
+  })
+
+/**
+ * The sandbox as a layer: started when the layer is built, stopped when its
+ * scope closes.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options = {}): Layer.Layer<Sandbox, SandboxError> => Layer.scoped(Sandbox, make(options))
+
+/**
+ * The running sandbox's service, from the context.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const service: Effect.Effect<Sandbox.Service, never, Sandbox> = Sandbox

@@ -1,0 +1,176 @@
+/**
+ * The sandbox as a command: `pnpm sandbox --port 8080 [--seed N] [--no-limits]
+ * [--limit-scale X] [--fault route=kind ...]`. Prints the URL and the demo
+ * credentials (or, with `--json`, one JSON line for a parent process to read)
+ * and serves until stopped with Ctrl+C or SIGTERM.
+ *
+ * @since 0.1.0
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Either } from "effect"
+import { readFileSync } from "node:fs"
+import { parseArgs } from "node:util"
+import * as DemoKey from "./DemoKey.js"
+import * as Fault from "./Fault.js"
+import * as Route from "./Route.js"
+import * as Sandbox from "./Sandbox.js"
+
+const usage = `Usage: pnpm sandbox [options]
+
+  --port N                 TCP port (default 0: a free one)
+  --host ADDRESS           address to bind (default 127.0.0.1)
+  --seed N                 seed of the generated data (default 1)
+  --anchor MS              time the data is generated back from (default: now, floored to the minute)
+  --no-limits              switch the frequency limits off
+  --limit-scale X          multiply every frequency limit by X (default 1)
+  --fault ROUTE=KIND[@N]   inject a fault (repeatable); KIND is 500, 502, 503, 429, delay:MS, reset,
+                           truncated, invalid-json or code:CODE[:MSG]; @N for the next N requests,
+                           @forever for all; ROUTE is a route name, a path, or * (all)
+  --clock-offset MS        offset of server time from the wall clock (may be negative)
+  --symbols N  --open-orders N  --p2p-orders N  --p2p-days N
+  --tax-records N  --tax-days N  --tax-burst N  --futures-orders N
+                           data sizes (records per API key)
+  --tax-timestamp-paging   reproduce the reported tax paging defect (pages by timestamp)
+  --rpi-open               serve the RPI order book to every caller, not only RPI market makers
+  --ip-ceiling N           overall calls per minute per address across routes (default 6000)
+  --rsa-key FILE           PEM private key for the RSA demo key (default: generated)
+  --json                   print one JSON line {url, port, seed, anchor, credentials} instead of text
+  --help                   show this help
+
+Routes: ${Route.routes.map((route) => route.name).join(", ")}`
+
+const fail = (message: string): never => {
+  console.error(`${message}\n\n${usage}`)
+  process.exit(2)
+}
+
+const number = (name: string, text: string | undefined): number | undefined => {
+  if (text === undefined) return undefined
+  const value = Number(text)
+  return Number.isFinite(value) ? value : fail(`--${name} expects a number, got "${text}"`)
+}
+
+const parsed = (() => {
+  try {
+    return parseArgs({
+      options: {
+        "port": { type: "string" },
+        "host": { type: "string" },
+        "seed": { type: "string" },
+        "anchor": { type: "string" },
+        "no-limits": { type: "boolean" },
+        "limit-scale": { type: "string" },
+        "fault": { type: "string", multiple: true },
+        "clock-offset": { type: "string" },
+        "symbols": { type: "string" },
+        "open-orders": { type: "string" },
+        "p2p-orders": { type: "string" },
+        "p2p-days": { type: "string" },
+        "tax-records": { type: "string" },
+        "tax-days": { type: "string" },
+        "tax-burst": { type: "string" },
+        "futures-orders": { type: "string" },
+        "tax-timestamp-paging": { type: "boolean" },
+        "rpi-open": { type: "boolean" },
+        "ip-ceiling": { type: "string" },
+        "rsa-key": { type: "string" },
+        "json": { type: "boolean" },
+        "help": { type: "boolean" }
+      },
+      strict: true,
+      allowPositionals: false
+    }).values
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error))
+  }
+})()
+
+if (parsed.help === true) {
+  console.log(usage)
+  process.exit(0)
+}
+
+const faults = (parsed.fault ?? []).map((spec) =>
+  Either.getOrElse(Fault.parse(spec), (problem) => fail(`--fault ${spec}: ${problem}`))
+)
+
+const sizeFlags = {
+  symbols: "symbols",
+  openOrders: "open-orders",
+  p2pOrders: "p2p-orders",
+  p2pDays: "p2p-days",
+  taxRecords: "tax-records",
+  taxDays: "tax-days",
+  taxBurst: "tax-burst",
+  futuresOrders: "futures-orders"
+} as const
+
+const sizes: { -readonly [K in keyof Sandbox.Sizes]?: number } = {}
+for (const [field, flag] of Object.entries(sizeFlags) as ReadonlyArray<[keyof Sandbox.Sizes, keyof typeof parsed]>) {
+  const value = parsed[flag]
+  const size = number(flag, typeof value === "string" ? value : undefined)
+  if (size !== undefined) sizes[field] = size
+}
+
+const rsaKeyFile = parsed["rsa-key"]
+const options: Sandbox.Options = {
+  port: number("port", parsed.port) ?? 0,
+  host: parsed.host ?? "127.0.0.1",
+  seed: number("seed", parsed.seed) ?? 1,
+  ...(parsed.anchor === undefined ? {} : { anchor: number("anchor", parsed.anchor) ?? 0 }),
+  limits: parsed["no-limits"] !== true,
+  limitScale: number("limit-scale", parsed["limit-scale"]) ?? 1,
+  faults,
+  clockOffset: number("clock-offset", parsed["clock-offset"]) ?? 0,
+  sizes,
+  taxTimestampPaging: parsed["tax-timestamp-paging"] === true,
+  rpiOpen: parsed["rpi-open"] === true,
+  ...(parsed["ip-ceiling"] === undefined ? {} : { ipCeilingPerMinute: number("ip-ceiling", parsed["ip-ceiling"]) ?? 6000 }),
+  ...(rsaKeyFile === undefined ? {} : { rsaPrivateKeyPem: readFileSync(rsaKeyFile, "utf8") })
+}
+
+const describe = (sandbox: Sandbox.Sandbox.Service): string => {
+  const { hmac, marketMaker, rsa } = sandbox.credentials
+  const limits = options.limits === false ? "off" : `on (x${options.limitScale})`
+  return [
+    `Bitget sandbox listening on ${sandbox.url}`,
+    `  seed ${sandbox.seed}, anchor ${new Date(sandbox.anchor).toISOString()}, limits ${limits}`,
+    ...faults.map((f) => `  fault ${f.target}=${Fault.describe(f.fault)}@${f.times}`),
+    "",
+    `Demo credentials (passphrase of every key: ${DemoKey.passphrase})`,
+    `  HMAC key           apiKey ${hmac.apiKey}`,
+    `                     secret ${hmac.secret}`,
+    `  HMAC RPI maker     apiKey ${marketMaker.apiKey}`,
+    `                     secret ${marketMaker.secret}`,
+    `  RSA key            apiKey ${rsa.apiKey}`,
+    `                     private key (PKCS#8 PEM):`,
+    rsa.privateKeyPem.trimEnd(),
+    "",
+    "Press Ctrl+C to stop."
+  ].join("\n")
+}
+
+const program = Effect.gen(function*() {
+  const sandbox = yield* Sandbox.make(options)
+  if (parsed.json === true) {
+    console.log(JSON.stringify({
+      url: sandbox.url,
+      port: sandbox.port,
+      seed: sandbox.seed,
+      anchor: sandbox.anchor,
+      credentials: sandbox.credentials
+    }))
+  } else {
+    console.log(describe(sandbox))
+  }
+  return yield* Effect.never
+}).pipe(
+  Effect.scoped,
+  Effect.catchTag("SandboxError", (error) =>
+    Effect.sync(() => {
+      console.error(error.message)
+      process.exitCode = 1
+    }))
+)
+
+NodeRuntime.runMain(program, { disableErrorReporting: true })

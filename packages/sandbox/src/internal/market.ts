@@ -1,0 +1,237 @@
+/**
+ * Market data: the symbol universe, prices as a pure function of time, trade
+ * rates, fund net flow, open interest limits and the RPI order book.
+ *
+ * @internal
+ */
+import type { ProductType } from "../Account.js"
+import { fixed, padded, round, trimmed } from "./format.js"
+import { DAY } from "./params.js"
+import { Draw, hash, hashString } from "./hash.js"
+
+/** A spot symbol with its JSON record. */
+export interface SpotSymbol {
+  readonly symbol: string
+  readonly baseCoin: string
+  readonly quoteCoin: string
+  readonly status: "online" | "offline" | "gray" | "halt"
+  readonly pricePrecision: number
+  readonly quantityPrecision: number
+  /** Reference price at the anchor, in the quote coin. */
+  readonly basePrice: number
+  readonly record: Readonly<Record<string, string>>
+}
+
+/** A futures contract. */
+export interface FuturesSymbol {
+  readonly symbol: string
+  readonly baseCoin: string
+  readonly productType: ProductType
+  readonly marginCoin: string
+  readonly basePrice: number
+  readonly pricePrecision: number
+  readonly quantityPrecision: number
+}
+
+const wellKnown: ReadonlyArray<readonly [string, string, number]> = [
+  ["BTC", "USDT", 95_000],
+  ["ETH", "USDT", 3_300],
+  ["SOL", "USDT", 180],
+  ["XRP", "USDT", 2.3],
+  ["BGB", "USDT", 4.6],
+  ["DOGE", "USDT", 0.32],
+  ["ADA", "USDT", 0.9],
+  ["LTC", "USDT", 105],
+  ["TRX", "USDT", 0.24],
+  ["PEPE", "USDT", 0.000012],
+  ["ETH", "BTC", 0.035],
+  ["BTC", "USDC", 95_000],
+  ["ETH", "USDC", 3_300],
+  ["BTC$", "USDT", 0.042],
+  ["币安人生", "USDT", 0.15]
+]
+
+const syllables = [
+  "ZO", "RA", "KI", "TE", "MO", "NU", "LA", "VI", "XA", "QU", "BE", "TO",
+  "SU", "PI", "DE", "FA", "GO", "HY", "JU", "WE", "AR", "ON", "EX", "IO"
+]
+
+const quoteUsd: Readonly<Record<string, number>> = { USDT: 1, USDC: 1, BTC: 95_000, ETH: 3_300 }
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value))
+
+const pricePrecisionOf = (price: number) => clamp(6 - Math.floor(Math.log10(price)), 0, 10)
+
+/** Builds the spot symbol universe: the well-known pairs first, then generated ones. */
+export const makeSymbols = (seed: number, count: number, anchor: number): ReadonlyArray<SpotSymbol> => {
+  const out: Array<SpotSymbol> = []
+  const taken = new Set<string>()
+  const total = Math.max(count, wellKnown.length)
+  for (let i = 0; i < total; i++) {
+    const draw = Draw.at(seed, 11, i)
+    let base: string
+    let quote: string
+    let price: number
+    const known = wellKnown[i]
+    if (known !== undefined) {
+      ;[base, quote, price] = known
+    } else {
+      quote = draw.weighted([["USDT", 75], ["USDC", 12], ["BTC", 8], ["ETH", 5]])
+      do {
+        base = draw.pick(syllables) + draw.pick(syllables) + (draw.chance(0.5) ? draw.pick(["X", "K", "N", "S", "Z", "AI"]) : "")
+      } while (taken.has(base + quote))
+      price = 10 ** draw.between(-6, 4) / (quoteUsd[quote] ?? 1)
+    }
+    const symbol = base + quote
+    taken.add(symbol)
+    const status: SpotSymbol["status"] = known !== undefined
+      ? "online"
+      : i === wellKnown.length
+      ? "offline"
+      : i === wellKnown.length + 1
+      ? "gray"
+      : i === wellKnown.length + 2
+      ? "halt"
+      : draw.weighted([["online", 85], ["offline", 6], ["gray", 4], ["halt", 5]] as const)
+    const pricePrecision = pricePrecisionOf(price)
+    const quantityPrecision = clamp(Math.floor(Math.log10(price)) + 2 + draw.int(0, 1), 0, 8)
+    const makerFee = draw.weighted([["0.001", 80], ["0.002", 15], ["0", 5]])
+    const takerFee = makerFee === "0" ? "0.001" : makerFee
+    const offTime = status === "offline" || status === "halt" ? String(anchor - draw.int(1, 400) * DAY) : ""
+    const ratio = draw.pick([0.05, 0.1, 0.2, 0.5])
+    out.push({
+      symbol,
+      baseCoin: base,
+      quoteCoin: quote,
+      status,
+      pricePrecision,
+      quantityPrecision,
+      basePrice: price,
+      record: {
+        symbol,
+        baseCoin: base,
+        quoteCoin: quote,
+        minTradeAmount: padded(0, 0),
+        maxTradeAmount: padded(900_000_000_000_000_000_000, 0),
+        takerFeeRate: takerFee,
+        makerFeeRate: makerFee,
+        pricePrecision: String(pricePrecision),
+        quantityPrecision: String(quantityPrecision),
+        quotePrecision: String(clamp(pricePrecision + draw.int(0, 2), 0, 12)),
+        minTradeUSDT: draw.pick(["1", "5", "10"]),
+        status,
+        buyLimitPriceRatio: padded(ratio, 2),
+        sellLimitPriceRatio: padded(ratio, 2),
+        orderQuantity: draw.pick(["200", "400", "1000"]),
+        areaSymbol: draw.chance(0.08) ? "yes" : "no",
+        offTime,
+        openTime: String(anchor - draw.int(30, 2500) * DAY)
+      }
+    })
+  }
+  return out
+}
+
+const coinMargined = ["BTC", "ETH", "XRP", "SOL", "LTC", "ADA", "DOGE"]
+const usdcMargined = ["BTC", "ETH", "SOL", "XRP"]
+
+/** The futures contracts of each product type, derived from the spot universe. */
+export const makeFutures = (symbols: ReadonlyArray<SpotSymbol>): ReadonlyMap<ProductType, ReadonlyArray<FuturesSymbol>> => {
+  const usdt = symbols
+    .filter((s) => s.quoteCoin === "USDT" && s.status === "online" && /^[A-Z0-9]+$/.test(s.baseCoin))
+    .slice(0, 60)
+  const make = (s: SpotSymbol, productType: ProductType, symbol: string, marginCoin: string): FuturesSymbol => ({
+    symbol,
+    baseCoin: s.baseCoin,
+    productType,
+    marginCoin,
+    basePrice: s.basePrice,
+    pricePrecision: Math.max(0, s.pricePrecision - 1),
+    quantityPrecision: s.quantityPrecision
+  })
+  const byBase = (bases: ReadonlyArray<string>) => usdt.filter((s) => bases.includes(s.baseCoin))
+  return new Map<ProductType, ReadonlyArray<FuturesSymbol>>([
+    ["USDT-FUTURES", usdt.map((s) => make(s, "USDT-FUTURES", s.symbol, "USDT"))],
+    ["COIN-FUTURES", byBase(coinMargined).map((s) => make(s, "COIN-FUTURES", `${s.baseCoin}USD`, s.baseCoin))],
+    ["USDC-FUTURES", byBase(usdcMargined).map((s) => make(s, "USDC-FUTURES", `${s.baseCoin}PERP`, "USDC"))]
+  ])
+}
+
+/** The price of an instrument at time `t`: slow and fast waves around its reference price. */
+export const priceAt = (basePrice: number, symbol: string, t: number): number => {
+  const phase = hashString(symbol) / 4_294_967_296
+  const slow = Math.sin((2 * Math.PI * t) / (41 * DAY) + phase * 6.283)
+  const fast = Math.sin((2 * Math.PI * t) / (2.7 * DAY) + phase * 12.566)
+  const hourly = Math.sin((2 * Math.PI * t) / (3 * 3_600_000) + phase * 25.13)
+  return basePrice * (1 + 0.12 * slow + 0.04 * fast + 0.01 * hourly)
+}
+
+/** The trade rates of one business line for one key. */
+export const tradeRate = (
+  seed: number,
+  business: "spot" | "margin" | "mix",
+  symbol: string,
+  marketMaker: boolean
+): { readonly symbol: string; readonly makerFeeRate: string; readonly takerFeeRate: string } => {
+  const promo = hash(seed, 21, hashString(symbol)) % 20 === 0
+  if (business === "mix") {
+    return { symbol, makerFeeRate: marketMaker ? "-0.00005" : promo ? "0" : "0.0002", takerFeeRate: marketMaker ? "0.0004" : "0.0006" }
+  }
+  return { symbol, makerFeeRate: marketMaker || promo ? "0" : "0.001", takerFeeRate: marketMaker ? "0.0006" : "0.001" }
+}
+
+const HOUR = 3_600_000
+
+/** 24 hourly net-flow records of a symbol, newest first. */
+export const netFlow = (seed: number, symbol: string, now: number): ReadonlyArray<{ readonly netFlow: string; readonly ts: string }> => {
+  const latest = Math.floor(now / HOUR) * HOUR
+  const scale = 10 ** (3 + (hash(seed, 31, hashString(symbol)) % 4))
+  return Array.from({ length: 24 }, (_, k) => {
+    const ts = latest - k * HOUR
+    const draw = Draw.at(seed, 32, hash(hashString(symbol), ts / HOUR))
+    return { netFlow: fixed(draw.between(-1, 1) * scale, 4), ts: String(ts) }
+  })
+}
+
+/** The open interest limits of a contract. */
+export const openInterestLimit = (future: FuturesSymbol) => {
+  const price = future.basePrice
+  const qty = (usd: number) => trimmed(round(usd / price, future.quantityPrecision), future.quantityPrecision)
+  return {
+    symbol: future.symbol,
+    singleUserLimit: qty(2_000_000),
+    masterSubLimit: qty(6_000_000),
+    marketMakerLimit: qty(40_000_000)
+  }
+}
+
+/** An RPI order book snapshot, the same within one second. */
+export const rpiOrderBook = (
+  seed: number,
+  instrument: { readonly symbol: string; readonly basePrice: number; readonly pricePrecision: number; readonly quantityPrecision: number },
+  now: number,
+  levels: number
+) => {
+  const second = Math.floor(now / 1000)
+  const draw = Draw.at(seed, 41, hash(hashString(instrument.symbol), second))
+  const decimals = instrument.pricePrecision
+  const tick = 10 ** -decimals
+  const mid = Math.max(tick * 10, round(priceAt(instrument.basePrice, instrument.symbol, now), decimals))
+  const notional = 50 + draw.between(0, 5000)
+  const side = (direction: 1 | -1) => {
+    const out: Array<readonly [string, string, string]> = []
+    let price = mid + direction * tick * draw.int(1, 3)
+    for (let k = 0; k < levels && price > 0; k++) {
+      const quantity = round(draw.between(0.05, 3) * notional / mid, instrument.quantityPrecision)
+      const rpi = draw.chance(0.4) ? round(draw.between(0.01, 1) * notional / mid, instrument.quantityPrecision) : 0
+      out.push([
+        fixed(price, decimals),
+        trimmed(Math.max(quantity, 10 ** -instrument.quantityPrecision), instrument.quantityPrecision),
+        trimmed(rpi, instrument.quantityPrecision)
+      ])
+      price += direction * tick * draw.int(1, 3)
+    }
+    return out
+  }
+  return { a: side(1), b: side(-1), ts: String(now) }
+}
