@@ -189,13 +189,15 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       const decode = Schema.decodeUnknown(endpoint.response)
       const policy = Retry.schedule(endpoint, { ...config.retry, ...config.retry.endpoints?.[endpoint.name] })
       return Effect.gen(function*() {
-        const credentials = endpoint.auth === "signed"
-          ? yield* Option.match(config.credentials, {
+        const credentials = endpoint.auth === "public"
+          ? undefined
+          : endpoint.auth === "optional"
+          ? Option.getOrUndefined(config.credentials)
+          : yield* Option.match(config.credentials, {
             onNone: () =>
               Effect.fail(new BitgetRequestError({ endpoint: name, issue: "this operation is signed and needs credentials" })),
             onSome: Effect.succeed
           })
-          : undefined
         const prepared = yield* prepare(endpoint, input)
         const once = attempt(endpoint, prepared, credentials)
         const { answer, data } = yield* once.pipe(

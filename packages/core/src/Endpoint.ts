@@ -49,7 +49,12 @@ interface Common<A, EA> {
   /** A stable name, e.g. `spot.batchCancelOrders`; used in errors, spans and limiter keys. */
   readonly name: string
   readonly path: string
-  readonly auth: "signed" | "public"
+  /**
+   * `signed` needs credentials; `public` never sends them; `optional` signs
+   * when credentials are configured (the exchange tells RPI market makers by
+   * their key) and sends none otherwise.
+   */
+  readonly auth: "signed" | "public" | "optional"
   readonly rateLimit: RateLimit
   readonly idempotency: Idempotency
   /** Decodes the `data` field of a success envelope. */

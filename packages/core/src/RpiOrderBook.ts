@@ -1,6 +1,7 @@
 /**
- * Get RPI order book: `GET /api/v3/market/rpi-orderbook` (public, unsigned,
- * 10/s per IP; the exchange serves it only to RPI market makers).
+ * Get RPI order book: `GET /api/v3/market/rpi-orderbook` (10/s per IP; the
+ * exchange serves it only to RPI market makers, whom it tells by their key:
+ * the call is signed when credentials are configured, unsigned otherwise).
  *
  * @since 0.1.0
  */
@@ -105,7 +106,7 @@ export type RpiOrderBookRequest = typeof RpiOrderBookRequest.Type
 export const endpoint = Endpoint.get({
   name: "market.rpiOrderBook",
   path: "/api/v3/market/rpi-orderbook",
-  auth: "public",
+  auth: "optional",
   rateLimit: { limit: 10, window: "1 second", scope: "ip" },
   idempotency: "idempotent",
   request: RpiOrderBookRequest,

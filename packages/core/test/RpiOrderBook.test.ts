@@ -3,7 +3,7 @@ import { BigDecimal, DateTime, Effect, Schema } from "effect"
 import { BitgetDecodeError, BitgetRequestError } from "../src/BitgetError.js"
 import * as RpiOrderBook from "../src/RpiOrderBook.js"
 import type { Recorded } from "./support.js"
-import { exchange, ok } from "./support.js"
+import { assertSigned, exchange, ok } from "./support.js"
 
 const decimal = BigDecimal.unsafeFromString
 
@@ -42,18 +42,26 @@ const rejects = (request: RpiOrderBook.RpiOrderBookRequest, issue: RegExp) => {
 }
 
 describe("rpiOrderBook", () => {
-  it.effect("is described as a public (unsigned), idempotent v3 GET limited to 10/s per IP", () =>
+  it.effect("is described as an optionally signed, idempotent v3 GET limited to 10/s per IP", () =>
     Effect.sync(() => {
       const { endpoint } = RpiOrderBook
       assert.strictEqual(endpoint.method, "GET")
       assert.strictEqual(endpoint.path, "/api/v3/market/rpi-orderbook")
-      assert.strictEqual(endpoint.auth, "public")
+      assert.strictEqual(endpoint.auth, "optional")
       assert.strictEqual(endpoint.idempotency, "idempotent")
       assert.deepStrictEqual(endpoint.rateLimit, { limit: 10, window: "1 second", scope: "ip" })
     }))
 
-  it.effect("sends an unsigned GET with the keys sorted and decodes levels in the given order", () => {
+  it.effect("signs the call when credentials are configured, so the exchange knows the market maker", () => {
     const { layer, requests } = exchange(() => ok(book))
+    return Effect.gen(function*() {
+      yield* RpiOrderBook.rpiOrderBook({ symbol: "BTC$USDT", category: "SPOT" })
+      assertSigned(requests[0]!, "category=SPOT&symbol=BTC$USDT")
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("sends an unsigned GET without credentials, keys sorted, and decodes levels in the given order", () => {
+    const { layer, requests } = exchange(() => ok(book), {})
     return Effect.gen(function*() {
       const result = yield* RpiOrderBook.rpiOrderBook({ symbol: "BTCUSDT", category: "SPOT", limit: 200 })
       assert.strictEqual(requests.length, 1)
@@ -82,7 +90,7 @@ describe("rpiOrderBook", () => {
   })
 
   it.effect("leaves out an absent limit and sends every category as given", () => {
-    const { layer, requests } = exchange(() => ok(book))
+    const { layer, requests } = exchange(() => ok(book), {})
     return Effect.gen(function*() {
       for (const category of RpiOrderBook.rpiCategories) {
         yield* RpiOrderBook.rpiOrderBook({ symbol: "BTCUSDT", category })
