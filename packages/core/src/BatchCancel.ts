@@ -6,11 +6,10 @@
  * @since 0.1.0
  */
 import { Effect, Either, Option, Schema } from "effect"
-import type { BitgetError } from "./BitgetError.js"
-import { BitgetRequestError } from "./BitgetError.js"
+import type { BitgetError, BitgetRequestError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
 import * as Endpoint from "./Endpoint.js"
-import { describeParseError } from "./internal/envelope.js"
+import { requestError } from "./internal/envelope.js"
 import { ClientOid, ListOrEmpty, Maybe, NonBlank, NumericId } from "./Schemas.js"
 
 /**
@@ -385,7 +384,7 @@ export const cancelOrders = (
   const batches = batchesOf(orders)
   return Effect.forEach(batches, (batch) =>
     Schema.validate(BatchCancelRequest)(batch, { errors: "all" }).pipe(
-      Effect.mapError((error) => new BitgetRequestError({ endpoint: Endpoint.label(endpoint), issue: describeParseError(error) }))
+      Effect.mapError(requestError(endpoint))
     )).pipe(
       Effect.zipRight(Effect.forEach(batches, (batch) => Effect.either(batchCancelOrders(batch)))),
       Effect.map((outcomes) => {

@@ -13,7 +13,7 @@ import { BitgetDecodeError, BitgetRequestError, BitgetTransportError } from "./B
 import type { Credentials } from "./Credentials.js"
 import type { Endpoint } from "./Endpoint.js"
 import { label } from "./Endpoint.js"
-import { describeParseError, excerpt, interpret } from "./internal/envelope.js"
+import { describeParseError, excerpt, interpret, requestError } from "./internal/envelope.js"
 import * as TimeEndpoint from "./internal/serverTime.js"
 import { fromHttpClientError } from "./internal/transport.js"
 import * as RateLimiter from "./RateLimiter.js"
@@ -67,7 +67,7 @@ const prepare = <I, A, EI extends object, EA>(
   input: I
 ): Effect.Effect<Prepared, BitgetRequestError> =>
   Schema.encode(endpoint.request)(input, { errors: "all" }).pipe(
-    Effect.mapError((error) => new BitgetRequestError({ endpoint: label(endpoint), issue: describeParseError(error) })),
+    Effect.mapError(requestError(endpoint)),
     Effect.map((encoded): Prepared => {
       if (endpoint.method === "POST") return { query: { signed: "", sent: "" }, body: JSON.stringify(encoded) }
       const params: Record<string, string> = {}

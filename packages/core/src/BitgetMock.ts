@@ -9,10 +9,8 @@
 import { Context, Effect, Layer, Ref, Schema } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
-import { BitgetRequestError } from "./BitgetError.js"
 import type { Endpoint } from "./Endpoint.js"
-import { label } from "./Endpoint.js"
-import { describeParseError } from "./internal/envelope.js"
+import { requestError } from "./internal/envelope.js"
 
 /**
  * A canned answer for one endpoint, made with `on`, `succeed` or `fail`.
@@ -120,7 +118,7 @@ export const layer = (
     const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) =>
       Effect.gen(function*() {
         const params = yield* Schema.encode(endpoint.request)(input, { errors: "all" }).pipe(
-          Effect.mapError((error) => new BitgetRequestError({ endpoint: label(endpoint), issue: describeParseError(error) }))
+          Effect.mapError(requestError(endpoint))
         )
         yield* Ref.update(calls, (all) => [...all, { name: endpoint.name, params }])
         const response = byName.get(endpoint.name)

@@ -1,6 +1,7 @@
 import type { HttpClientResponse } from "@effect/platform"
 import { Duration, Either, Option, ParseResult, Schema } from "effect"
-import { BitgetApiError, BitgetDecodeError, BitgetHttpError } from "../BitgetError.js"
+import { BitgetApiError, BitgetDecodeError, BitgetHttpError, BitgetRequestError } from "../BitgetError.js"
+import { label } from "../Endpoint.js"
 import { Timestamp } from "../Schemas.js"
 
 /** @internal */
@@ -114,3 +115,12 @@ export const describeParseError = (error: ParseResult.ParseError): string => {
   })
   return issues.length > 5 ? `${lines.join("; ")}; and ${issues.length - 5} more` : lines.join("; ")
 }
+
+/**
+ * The request failed its schema: refused before anything is sent.
+ *
+ * @internal
+ */
+export const requestError = (endpoint: { readonly method: string; readonly path: string }) =>
+(error: ParseResult.ParseError): BitgetRequestError =>
+  new BitgetRequestError({ endpoint: label(endpoint), issue: describeParseError(error) })
