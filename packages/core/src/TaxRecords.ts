@@ -182,7 +182,7 @@ export const spotRecords = (
   BitgetClient.execute(endpoint, request)
 
 /**
- * What `stream` walks: any range (split into 30-day windows), optionally one coin.
+ * What `stream` walks: a range of any length (split into 30-day windows), optionally one coin.
  *
  * @since 0.1.0
  * @category models
