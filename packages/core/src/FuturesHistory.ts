@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { DateTime, Effect, Schema, Stream } from "effect"
+import { Clock, DateTime, Effect, Option, Schema, Stream } from "effect"
 import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
 import * as Endpoint from "./Endpoint.js"
@@ -369,9 +369,10 @@ export const ordersHistory = (
 ): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> => BitgetClient.execute(endpoint, request)
 
 /**
- * What `stream` walks: a range within the last 90 days (the only data that
- * exists; the start is clamped to it and defaults to it, the end defaults to
- * now), with the list's filters.
+ * What `stream` walks: by default the exchange's own last 90 days (no time
+ * sent, so a skewed local clock cannot ask for data that no longer exists);
+ * with `startTime`, a range clamped to the last 90 days by the exchange's clock
+ * as the client knows it (plus a minute of grace), up to `endTime` or now.
  *
  * @since 0.1.0
  * @category models
@@ -407,18 +408,34 @@ export const stream = (
   request: FuturesHistoryStreamRequest
 ): Stream.Stream<FuturesOrder, BitgetError, BitgetClient.BitgetClient> => {
   const { endTime, order, pageSize = 100, startTime, ...filters } = request
-  return Stream.unwrap(Effect.map(DateTime.now, (now) => {
-    const oldest = DateTime.subtract(now, { days: historyDays })
+  const common = {
+    pageSize,
+    id: (record: FuturesOrder) => record.orderId,
+    time: (record: FuturesOrder) => record.cTime
+  }
+  const page = (times: { readonly startTime?: DateTime.Utc; readonly endTime?: DateTime.Utc }, cursor: Option.Option<string>) =>
+    ordersHistory({ ...filters, ...times, limit: pageSize, ...Paginate.cursorParam(cursor) })
+      .pipe(Effect.map((result) => ({ items: result.entrustedList, next: result.endId })))
+  return Stream.unwrap(Effect.gen(function*() {
+    const offset = yield* Effect.flatMap(BitgetClient.BitgetClient, (client) => client.clockOffset)
+    const now = DateTime.unsafeMake((yield* Clock.currentTimeMillis) + offset)
+    if (startTime === undefined) {
+      const open = { start: DateTime.subtract(now, { days: historyDays }), end: endTime ?? now }
+      return Paginate.walk({
+        ...common,
+        windows: [open],
+        // the window's end is sent only when the caller set it or a stalled cursor narrowed it
+        fetch: (window, cursor) => page(window.end === open.end && endTime === undefined ? {} : { endTime: window.end }, cursor)
+      })
+    }
+    const oldest = DateTime.add(DateTime.subtract(now, { days: historyDays }), { minutes: 1 })
     return Paginate.windowed({
+      ...common,
       endpoint: Endpoint.label(endpoint),
-      range: { start: startTime === undefined ? oldest : DateTime.max(startTime, oldest), end: endTime ?? now },
+      range: { start: DateTime.max(startTime, oldest), end: endTime ?? now },
       maxSpanDays: historyDays,
       order,
-      pageSize,
-      id: (record) => record.orderId,
-      fetch: (window, cursor) =>
-        ordersHistory({ ...filters, startTime: window.start, endTime: window.end, limit: pageSize, ...Paginate.cursorParam(cursor) })
-          .pipe(Effect.map((page) => ({ items: page.entrustedList, next: page.endId })))
+      fetch: (window, cursor) => page({ startTime: window.start, endTime: window.end }, cursor)
     })
   }))
 }

@@ -253,6 +253,7 @@ export const stream = (
       order,
       pageSize,
       id: (record) => record.orderId,
+      time: (record) => record.ctime,
       fetch: (window, cursor) =>
         p2pOrders({ ...filters, startTime: window.start, endTime: window.end, limit: pageSize, ...Paginate.cursorParam(cursor) })
           .pipe(Effect.map((page) => ({ items: page.orderList, next: page.minOrderId })))

@@ -216,6 +216,7 @@ export const stream = (
     order: request.order,
     pageSize,
     id: (record) => record.id,
+    time: (record) => record.ts,
     fetch: (window, cursor) =>
       spotRecords({
         ...(request.coin === undefined ? {} : { coin: request.coin }),

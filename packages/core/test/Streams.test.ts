@@ -97,6 +97,37 @@ describe("TaxRecords.stream", () => {
     }).pipe(Effect.provide(layer))
   })
 
+  it.effect("walks on before a timestamp the cursor stalls at, keeping every older record", () => {
+    const burstTime = t0 + 5 * day
+    const burst = Array.from({ length: 700 }, (_, i) => ({ id: String(9_000_000 + i), ts: burstTime }))
+    const older = Array.from({ length: 300 }, (_, i) => ({ id: String(1_000_000 + i), ts: t0 + i * 1000 }))
+    const all = [...burst, ...older]
+    // the reported defect: idLessThan resolves to the cursor's timestamp, inclusive
+    const { layer, requests } = exchange((request) => {
+      const q = request.url.searchParams
+      const end = Number(q.get("endTime"))
+      const below = q.get("idLessThan")
+      const cursorTime = below === null ? end : all.find((r) => r.id === below)!.ts
+      return ok(
+        all.filter((r) => r.ts >= Number(q.get("startTime")) && r.ts <= Math.min(end, cursorTime))
+          .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
+          .slice(0, 500)
+          .map(taxRecord)
+      )
+    }, options)
+    return Effect.gen(function*() {
+      const out = Chunk.toReadonlyArray(yield* Stream.runCollect(
+        TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 10 * day) })
+      ))
+      const ids = new Set(out.map((r) => r.id))
+      assert.strictEqual(ids.size, out.length)
+      assert.strictEqual(out.length, 800)
+      assert.isTrue(older.every((r) => ids.has(r.id)))
+      assert.strictEqual(requests.length, 3)
+      assert.strictEqual(Number(requests[2]!.url.searchParams.get("endTime")), burstTime - 1)
+    }).pipe(Effect.provide(layer))
+  })
+
   it.effect("skips empty windows and drops a record repeated at a window edge", () => {
     const edge = { id: "5000", ts: t0 + 40 * day }
     const { layer } = exchange((request) => {
@@ -229,11 +260,14 @@ describe("FuturesHistory.stream", () => {
     posAvg: ""
   })
 
-  it.effect("clamps to the last 90 days and stops at the end-of-data shape", () => {
+  it.effect("asks for the exchange's own 90 days by default and stops at the end-of-data shape", () => {
     const now = t0 + 400 * day
     const records = dataset(450, 400)
     const { layer, requests } = exchange((request) => {
-      const page = pageOf(records, request, 100)
+      // the exchange keeps 90 days by its own clock
+      const q = request.url.searchParams
+      const horizon = q.get("startTime") === null ? now - 90 * day : Number(q.get("startTime"))
+      const page = pageOf(records.filter((r) => r.ts >= horizon), request, 100)
       return page.length === 0
         ? ok({ entrustedList: null, endId: null })
         : ok({ entrustedList: page.map(futuresOrder), endId: page.at(-1)!.id })
@@ -241,9 +275,19 @@ describe("FuturesHistory.stream", () => {
     return Effect.gen(function*() {
       yield* TestClock.setTime(now)
       const out = yield* Stream.runCollect(FuturesHistory.stream({ productType: "USDT-FUTURES" }))
-      const expected = records.filter((r) => r.ts >= now - 90 * day).length
-      assert.strictEqual(out.length, expected)
-      assert.strictEqual(Number(requests[0]!.url.searchParams.get("startTime")), now - 90 * day)
+      assert.strictEqual(out.length, records.filter((r) => r.ts >= now - 90 * day).length)
+      assert.isNull(requests[0]!.url.searchParams.get("startTime"))
+      assert.isNull(requests[0]!.url.searchParams.get("endTime"))
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("clamps an older start to the last 90 days (plus a minute of grace)", () => {
+    const now = t0 + 400 * day
+    const { layer, requests } = exchange(() => ok({ entrustedList: [], endId: "" }), options)
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(now)
+      yield* Stream.runCollect(FuturesHistory.stream({ productType: "USDT-FUTURES", startTime: at(t0) }))
+      assert.strictEqual(Number(requests[0]!.url.searchParams.get("startTime")), now - 90 * day + 60_000)
       assert.strictEqual(Number(requests[0]!.url.searchParams.get("endTime")), now)
     }).pipe(Effect.provide(layer))
   })

@@ -33,7 +33,9 @@ export interface Page<A> {
 }
 
 interface State {
-  readonly window: number
+  readonly index: number
+  /** The window being walked; narrowed when the cursor stalls. */
+  readonly window: Window
   readonly cursor: Option.Option<string>
   readonly seen: ReadonlySet<string>
 }
@@ -44,8 +46,12 @@ const movesDown = (cursor: Option.Option<string>, next: string): boolean =>
 /**
  * Walks windows page by page, lazily (a page is fetched only when the stream
  * is pulled past the previous one). A window ends on an empty page, a short
- * page, no cursor, or a cursor that does not move down; a record whose id was
- * on the previous page is not emitted again (duplicates at page and window edges).
+ * page or no cursor. A full page whose cursor does not move down (the server
+ * ignored it, e.g. when more records than a page share one timestamp) does
+ * not end the window silently: the window is narrowed to end just before the
+ * page's oldest record and walked on, with a warning, since records sharing
+ * that millisecond beyond the page may be missing. A record whose id was on
+ * the previous page is not emitted again (duplicates at page and window edges).
  *
  * @internal
  */
@@ -53,24 +59,38 @@ export const walk = <A, E, R>(options: {
   readonly windows: ReadonlyArray<Window>
   readonly pageSize: number
   readonly id: (item: A) => string
+  readonly time: (item: A) => DateTime.Utc
   readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
 }): Stream.Stream<A, E, R> => {
-  const { fetch, id, pageSize, windows } = options
+  const { fetch, id, pageSize, time, windows } = options
   const first = windows[0]
   if (first === undefined) return Stream.empty
+  const nextWindow = (state: State, seen: ReadonlySet<string>): Option.Option<State> => {
+    const window = windows[state.index + 1]
+    return window === undefined
+      ? Option.none()
+      : Option.some({ index: state.index + 1, window, cursor: Option.none(), seen })
+  }
   return Stream.paginateChunkEffect<State, A, E, R>(
-    { window: 0, cursor: Option.none(), seen: new Set() },
+    { index: 0, window: first, cursor: Option.none(), seen: new Set() },
     (state) =>
-      Effect.map(fetch(windows[state.window] ?? first, state.cursor), (page) => {
+      Effect.flatMap(fetch(state.window, state.cursor), (page) => {
         const fresh = page.items.filter((item) => !state.seen.has(id(item)))
-        const more = page.items.length >= pageSize && Option.exists(page.next, (next) => movesDown(state.cursor, next))
         const seen = new Set(page.items.map(id))
-        const next: Option.Option<State> = more
-          ? Option.some({ window: state.window, cursor: page.next, seen })
-          : state.window + 1 < windows.length
-          ? Option.some({ window: state.window + 1, cursor: Option.none(), seen })
-          : Option.none()
-        return [Chunk.fromIterable(fresh), next] as const
+        const emit = (next: Option.Option<State>) => Effect.succeed([Chunk.fromIterable(fresh), next] as const)
+        if (page.items.length < pageSize) return emit(nextWindow(state, seen))
+        if (Option.exists(page.next, (next) => movesDown(state.cursor, next))) {
+          return emit(Option.some({ ...state, cursor: page.next, seen }))
+        }
+        const oldest = page.items.reduce((min, item) => DateTime.min(min, time(item)), time(page.items[0] as A))
+        const end = DateTime.subtract(oldest, { millis: 1 })
+        if (DateTime.lessThan(end, state.window.start) || !DateTime.lessThan(end, state.window.end)) {
+          return emit(nextWindow(state, seen))
+        }
+        return Effect.logWarning(
+          `pagination: the cursor did not move; continuing before ${DateTime.formatIso(oldest)} ` +
+            "(records sharing that millisecond beyond one page may be missing)"
+        ).pipe(Effect.zipRight(emit(Option.some({ ...state, window: { ...state.window, end }, cursor: Option.none(), seen }))))
       })
   )
 }
@@ -95,6 +115,7 @@ export const windowed = <A, E, R>(options: {
   readonly order: WindowOrder | undefined
   readonly pageSize: number
   readonly id: (item: A) => string
+  readonly time: (item: A) => DateTime.Utc
   readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
 }): Stream.Stream<A, E | BitgetRequestError, R> =>
   DateTime.greaterThan(options.range.start, options.range.end)
@@ -103,5 +124,6 @@ export const windowed = <A, E, R>(options: {
       windows: windows(options.range, options.maxSpanDays * day, options.order ?? "newestFirst"),
       pageSize: options.pageSize,
       id: options.id,
+      time: options.time,
       fetch: options.fetch
     })

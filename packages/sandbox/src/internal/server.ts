@@ -247,7 +247,10 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
           finish(early, { fault })
           return toResponse(early)
         }
-        if (fault._tag === "Delay") yield* Effect.sleep(fault.millis)
+        if (fault._tag === "Delay") {
+          // a client that gives up during the delay still leaves its request in the log
+          yield* Effect.sleep(fault.millis).pipe(Effect.onInterrupt(() => Effect.sync(() => finish(undefined, { fault }))))
+        }
       }
       const body = yield* Effect.orElseSucceed(request.text, () => "")
       const outcome = respond(state, verifiers, route, {
