@@ -5,9 +5,7 @@
  * @since 0.1.0
  */
 import { Config, ConfigError, Context, Duration, Either, Layer, Option } from "effect"
-import type { Redacted } from "effect"
 import type { Credentials } from "./Credentials.js"
-import * as Credential from "./Credentials.js"
 import type { RateLimitOptions } from "./RateLimiter.js"
 import type { RetryOptions } from "./Retry.js"
 
@@ -80,6 +78,14 @@ export interface BitgetOptionsInput {
  */
 export class BitgetConfig extends Context.Tag("@bitget-effect/core/BitgetConfig")<BitgetConfig, BitgetOptions>() {}
 
+const defaults = {
+  baseUrl: defaultBaseUrl,
+  locale: "en-US" satisfies Locale,
+  demoTrading: false,
+  timeout: Duration.seconds(10),
+  syncClockOnStart: false
+}
+
 /**
  * Fills in the defaults.
  *
@@ -87,15 +93,15 @@ export class BitgetConfig extends Context.Tag("@bitget-effect/core/BitgetConfig"
  * @category constructors
  */
 export const make = (input: BitgetOptionsInput = {}): BitgetOptions => ({
-  baseUrl: (input.baseUrl ?? defaultBaseUrl).replace(/\/+$/, ""),
+  baseUrl: (input.baseUrl ?? defaults.baseUrl).replace(/\/+$/, ""),
   credentials: Option.fromNullable(input.credentials),
-  locale: input.locale ?? "en-US",
-  demoTrading: input.demoTrading ?? false,
-  timeout: Duration.decode(input.timeout ?? "10 seconds"),
+  locale: input.locale ?? defaults.locale,
+  demoTrading: input.demoTrading ?? defaults.demoTrading,
+  timeout: Duration.decode(input.timeout ?? defaults.timeout),
   channelApiCode: Option.fromNullable(input.channelApiCode),
   rateLimit: input.rateLimit ?? {},
   retry: input.retry ?? {},
-  syncClockOnStart: input.syncClockOnStart ?? false
+  syncClockOnStart: input.syncClockOnStart ?? defaults.syncClockOnStart
 })
 
 /**
@@ -122,7 +128,7 @@ const credentialsConfig: Config.Config<Option.Option<Credentials>> = Config.all(
       return Either.right(Option.none())
     }
     if (Option.isSome(apiKey) && Option.isSome(passphrase) && Option.isSome(key)) {
-      return Either.right(Option.some(credentialsOf(apiKey.value, passphrase.value, key.value)))
+      return Either.right(Option.some({ apiKey: apiKey.value, passphrase: passphrase.value, signingKey: key.value }))
     }
     return Either.left(
       ConfigError.MissingData(
@@ -132,15 +138,6 @@ const credentialsConfig: Config.Config<Option.Option<Credentials>> = Config.all(
     )
   })
 )
-
-const credentialsOf = (
-  apiKey: Redacted.Redacted<string>,
-  passphrase: Redacted.Redacted<string>,
-  signingKey: Credentials["signingKey"]
-): Credentials =>
-  signingKey._tag === "Hmac"
-    ? Credential.hmac({ apiKey, passphrase, secret: signingKey.secret })
-    : Credential.rsa({ apiKey, passphrase, privateKeyPem: signingKey.privateKeyPem })
 
 /**
  * Reads the options from `Config` under a prefix (default `BITGET`):
@@ -155,23 +152,26 @@ const credentialsOf = (
 export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
   Config.nested(
     Config.all({
-      baseUrl: Config.withDefault(Config.string("BASE_URL"), defaultBaseUrl),
+      baseUrl: Config.withDefault(Config.string("BASE_URL"), defaults.baseUrl),
       credentials: credentialsConfig,
-      locale: Config.withDefault(Config.literal("en-US", "zh-CN")("LOCALE"), "en-US" as const),
-      demoTrading: Config.withDefault(Config.boolean("DEMO_TRADING"), false),
-      timeout: Config.withDefault(Config.duration("TIMEOUT"), Duration.seconds(10)),
+      locale: Config.withDefault(Config.literal("en-US", "zh-CN")("LOCALE"), defaults.locale),
+      demoTrading: Config.withDefault(Config.boolean("DEMO_TRADING"), defaults.demoTrading),
+      timeout: Config.withDefault(Config.duration("TIMEOUT"), defaults.timeout),
       channelApiCode: Config.option(Config.string("CHANNEL_API_CODE")),
       rateLimitEnabled: Config.withDefault(Config.boolean("RATE_LIMIT"), true),
       maxAttempts: Config.option(Config.integer("MAX_ATTEMPTS")),
-      syncClockOnStart: Config.withDefault(Config.boolean("SYNC_CLOCK"), false)
+      syncClockOnStart: Config.withDefault(Config.boolean("SYNC_CLOCK"), defaults.syncClockOnStart)
     }),
     prefix
-  ).pipe(Config.map(({ maxAttempts, rateLimitEnabled, ...options }) => ({
-    ...options,
-    baseUrl: options.baseUrl.replace(/\/+$/, ""),
-    rateLimit: { enabled: rateLimitEnabled },
-    retry: Option.match(maxAttempts, { onNone: () => ({}), onSome: (n) => ({ maxAttempts: n }) })
-  })))
+  ).pipe(Config.map(({ channelApiCode, credentials, maxAttempts, rateLimitEnabled, ...options }) =>
+    make({
+      ...options,
+      ...Option.match(credentials, { onNone: () => ({}), onSome: (c) => ({ credentials: c }) }),
+      ...Option.match(channelApiCode, { onNone: () => ({}), onSome: (code) => ({ channelApiCode: code }) }),
+      ...Option.match(maxAttempts, { onNone: () => ({}), onSome: (n) => ({ retry: { maxAttempts: n } }) }),
+      rateLimit: { enabled: rateLimitEnabled }
+    })
+  ))
 
 /**
  * A layer that reads the options from `Config` (environment variables by default).
