@@ -78,9 +78,15 @@ export interface BitgetOptionsInput {
  */
 export class BitgetConfig extends Context.Tag("@bitget-effect/core/BitgetConfig")<BitgetConfig, BitgetOptions>() {}
 
-const defaults = {
+const defaults: {
+  readonly baseUrl: string
+  readonly locale: Locale
+  readonly demoTrading: boolean
+  readonly timeout: Duration.Duration
+  readonly syncClockOnStart: boolean
+} = {
   baseUrl: defaultBaseUrl,
-  locale: "en-US" satisfies Locale,
+  locale: "en-US",
   demoTrading: false,
   timeout: Duration.seconds(10),
   syncClockOnStart: false
