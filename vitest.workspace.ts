@@ -1,3 +1,10 @@
-import { defineWorkspace } from "vitest/config"
-
-export default defineWorkspace(["packages/*"])
+/**
+ * The test projects, one per package with tests. `vitest.config.ts` runs them
+ * as `test.projects`; each inherits its settings (workspace packages resolved
+ * to their TypeScript source, so tests need no build).
+ */
+export default ["core", "platform-node", "sandbox", "e2e"].map((name) => ({
+  extends: true as const,
+  root: `packages/${name}`,
+  test: { name, include: ["test/**/*.test.ts"] }
+}))

@@ -12,6 +12,12 @@ import { Signer } from "./Signer.js"
 
 const encoder = new TextEncoder()
 
+/** Bytes on a plain `ArrayBuffer`, as WebCrypto's `BufferSource` wants them under every lib typing. */
+type Bytes = Uint8Array<ArrayBuffer>
+
+/** UTF-8 bytes of a string (a fresh, non-shared buffer). */
+const utf8 = (text: string): Bytes => encoder.encode(text) as Bytes
+
 type CryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
 
 const base64 = (bytes: ArrayBuffer): string => {
@@ -27,7 +33,7 @@ const derLength = (length: number): Array<number> => {
   return [0x80 | bytes.length, ...bytes]
 }
 
-const der = (tag: number, content: Uint8Array): Uint8Array => {
+const der = (tag: number, content: Bytes): Bytes => {
   const header = [tag, ...derLength(content.length)]
   const out = new Uint8Array(header.length + content.length)
   out.set(header)
@@ -35,7 +41,7 @@ const der = (tag: number, content: Uint8Array): Uint8Array => {
   return out
 }
 
-const concat = (...parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+const concat = (...parts: ReadonlyArray<Bytes>): Bytes => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let offset = 0
   for (const part of parts) {
@@ -51,10 +57,10 @@ const rsaAlgorithm = Uint8Array.of(
 )
 
 /** Wraps a PKCS#1 RSAPrivateKey in a PKCS#8 PrivateKeyInfo. */
-const pkcs1ToPkcs8 = (pkcs1: Uint8Array): Uint8Array =>
+const pkcs1ToPkcs8 = (pkcs1: Bytes): Bytes =>
   der(0x30, concat(Uint8Array.of(0x02, 0x01, 0x00), rsaAlgorithm, der(0x04, pkcs1)))
 
-const pemBody = (pem: string): { readonly label: string; readonly bytes: Uint8Array } => {
+const pemBody = (pem: string): { readonly label: string; readonly bytes: Bytes } => {
   const match = /-----BEGIN ([A-Z ]+)-----([\s\S]*?)-----END \1-----/.exec(pem)
   if (match === null) throw new Error("not a PEM block")
   const binary = atob((match[2] ?? "").replace(/\s+/g, ""))
@@ -68,7 +74,7 @@ const importRsa = (pem: string): Promise<CryptoKey> => {
 }
 
 const importHmac = (secret: string): Promise<CryptoKey> =>
-  crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+  crypto.subtle.importKey("raw", utf8(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
 
 const keys = new WeakMap<Redacted.Redacted<string>, Promise<CryptoKey>>()
 
@@ -93,7 +99,7 @@ export const make: Signer.Service = Signer.of({
     Effect.tryPromise({
       try: async () => {
         const algorithm = key._tag === "Hmac" ? "HMAC" : "RSASSA-PKCS1-v1_5"
-        return base64(await crypto.subtle.sign(algorithm, await cryptoKey(key), encoder.encode(prehash)))
+        return base64(await crypto.subtle.sign(algorithm, await cryptoKey(key), utf8(prehash)))
       },
       catch: () =>
         new BitgetSignerError({

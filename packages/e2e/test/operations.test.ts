@@ -20,11 +20,6 @@ import {
   TradeRates
 } from "@bitget-effect/core"
 import { Sandbox } from "@bitget-effect/sandbox"
-import * as FuturesData from "@bitget-effect/sandbox/internal/futures"
-import { openInterestLimit, tradeRate } from "@bitget-effect/sandbox/internal/market"
-import * as P2pData from "@bitget-effect/sandbox/internal/p2p"
-import * as TaxData from "@bitget-effect/sandbox/internal/tax"
-import * as Timeline from "@bitget-effect/sandbox/internal/timeline"
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect, Option } from "effect"
 import {
@@ -51,7 +46,7 @@ describe("operations", () => {
     it.effect("symbols: every pair decoded exactly as the sandbox holds it; `$` and CJK pairs by name", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const truth = oracle(sandbox).world.symbols.map((s) => s.record)
+        const truth = oracle(sandbox).dataset.symbols
         const { all, cjk, dollar } = yield* Effect.all({
           all: Symbols.symbols(),
           dollar: Symbols.symbols({ symbol: "BTC$USDT" }),
@@ -89,12 +84,12 @@ describe("operations", () => {
     it.effect("trade rates: spot with HMAC, mix with RSA, the market maker's negative maker rate", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const world = oracle(sandbox).world
+        const dataset = oracle(sandbox).dataset
         const spot = yield* TradeRates.tradeRates({ businessType: "spot" }).pipe(withClient({ key: "hmac" }))
-        const listed = world.symbols.filter((s) => s.status !== "offline")
+        const listed = dataset.symbols.filter((s) => s.status !== "offline")
         assert.deepStrictEqual(spot.map((r) => r.symbol), listed.map((s) => s.symbol))
         for (const rate of spot) {
-          const truth = tradeRate(sandbox.seed, "spot", rate.symbol, false)
+          const truth = dataset.tradeRate("spot", rate.symbol)
           assertDecimal(rate.makerFeeRate, truth.makerFeeRate, `${rate.symbol} maker`)
           assertDecimal(rate.takerFeeRate, truth.takerFeeRate, `${rate.symbol} taker`)
         }
@@ -133,15 +128,15 @@ describe("operations", () => {
     it.effect("open interest limit with the RSA key, for USDT- and coin-margined contracts", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const world = oracle(sandbox).world
+        const dataset = oracle(sandbox).dataset
         const { coin, usdt } = yield* Effect.all({
           usdt: OpenInterestLimit.openInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" }),
           coin: OpenInterestLimit.openInterestLimit({ symbol: "ETHUSD", category: "COIN-FUTURES" })
         }).pipe(withClient({ key: "rsa" }))
         for (
           const [decoded, truth] of [
-            [usdt, openInterestLimit(world.future("USDT-FUTURES", "BTCUSDT")!)],
-            [coin, openInterestLimit(world.future("COIN-FUTURES", "ETHUSD")!)]
+            [usdt, dataset.openInterestLimit("USDT-FUTURES", "BTCUSDT")!],
+            [coin, dataset.openInterestLimit("COIN-FUTURES", "ETHUSD")!]
           ] as const
         ) {
           assert.strictEqual(decoded.symbol, truth.symbol)
@@ -194,13 +189,13 @@ describe("operations", () => {
     it.effect("P2P orders with HMAC and RSA: a page decoded as the sandbox holds it", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const world = oracle(sandbox).world
+        const dataset = oracle(sandbox).dataset
         for (const key of ["hmac", "rsa"] as const) {
-          const set = world.p2p(apiKeyOf(sandbox, key))
+          const orders = dataset.p2pOrders(apiKeyOf(sandbox, key))
           const page = yield* P2pOrders.p2pOrders({ limit: 40 }).pipe(withClient({ key }))
           assert.strictEqual(page.orderList.length, 40)
           page.orderList.forEach((order, i) => {
-            const raw = P2pData.record(set, i)
+            const raw = orders[i]!
             const at = `${key} order ${raw.orderId}`
             assert.strictEqual(order.orderId, raw.orderId, at)
             assert.strictEqual(order.orderNo, raw.orderNo, at)
@@ -230,7 +225,7 @@ describe("operations", () => {
     it.effect("tax records with the RSA key, filtered by a CJK coin: exactly the sandbox's records", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const set = oracle(sandbox).world.tax(apiKeyOf(sandbox, "rsa"))
+        const dataset = oracle(sandbox).dataset
         const end = sandbox.anchor
         const start = end - 30 * DAY
         const records = yield* TaxRecords.spotRecords({
@@ -239,11 +234,7 @@ describe("operations", () => {
           endTime: DateTime.unsafeMake(end),
           limit: 500
         }).pipe(withClient({ key: "rsa" }))
-        const expected: Array<ReturnType<typeof TaxData.record>> = []
-        for (let i = Timeline.firstAtOrBefore(set.timeline, end); i < Timeline.firstBefore(set.timeline, start); i++) {
-          const raw = TaxData.record(set, i)
-          if (raw.coin === "币安人生") expected.push(raw)
-        }
+        const expected = dataset.taxRecords(apiKeyOf(sandbox, "rsa"), { start, end }).filter((r) => r.coin === "币安人生")
         assert.isAbove(expected.length, 5, "the filter has something to find")
         assert.isBelow(expected.length, 500, "one page holds it all")
         assert.deepStrictEqual(records.map((r) => r.id), expected.map((r) => r.id))
@@ -265,11 +256,11 @@ describe("operations", () => {
     it.effect("futures history: a page decoded as the sandbox holds it (lower-case enums, empty prices)", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const set = oracle(sandbox).world.futuresHistory(apiKeyOf(sandbox, "hmac"), "USDT-FUTURES")
+        const orders = oracle(sandbox).dataset.futuresOrders(apiKeyOf(sandbox, "hmac"), "USDT-FUTURES")
         const page = yield* FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", limit: 100 }).pipe(withClient())
         assert.strictEqual(page.entrustedList.length, 100)
         page.entrustedList.forEach((order, i) => {
-          const raw = FuturesData.record(set, i)
+          const raw = orders[i]!
           const at = `order ${raw.orderId}`
           assert.strictEqual(order.orderId, raw.orderId)
           assert.strictEqual(order.symbol, raw.symbol, at)

@@ -12,9 +12,7 @@ import type { BitgetConfig, Schemas } from "@bitget-effect/core"
 import { BitgetClient, Credentials } from "@bitget-effect/core"
 import { BitgetNode } from "@bitget-effect/platform-node"
 import type { RequestLog, Route } from "@bitget-effect/sandbox"
-import { Fault, Sandbox } from "@bitget-effect/sandbox"
-import * as Timeline from "@bitget-effect/sandbox/internal/timeline"
-import { World } from "@bitget-effect/sandbox/internal/world"
+import { Dataset, Fault, Sandbox } from "@bitget-effect/sandbox"
 import { assert } from "@effect/vitest"
 import type { Duration } from "effect"
 import { BigDecimal, Cause, DateTime, Effect, Exit, Option, Stream } from "effect"
@@ -106,26 +104,20 @@ export const assertNewestFirstUnique = (ids: ReadonlyArray<string>, what: string
 
 /**
  * What the sandbox holds, computed from its seed, anchor and sizes by the
- * sandbox's own data model (its internal `World` and `Timeline` modules, not
- * its HTTP paging), so a stream can be compared with the truth rather than
- * with another walk through the same server code.
+ * sandbox's own data model (`Dataset`, not its HTTP paging), so a stream can be
+ * compared with the truth rather than with another walk through the same
+ * server code.
  */
 export const oracle = (sandbox: Sandbox.Sandbox.Service) => {
-  const world = new World(sandbox.seed, sandbox.anchor, sandbox.sizes)
-  /** Ids of the records with `start <= time <= end`, newest first. */
-  const idsIn = (timeline: Timeline.Timeline, start: number, end: number): ReadonlyArray<string> => {
-    const out: Array<string> = []
-    for (let i = Timeline.firstAtOrBefore(timeline, end); i < Timeline.firstBefore(timeline, start); i++) {
-      out.push(Timeline.idAt(timeline, i).toString())
-    }
-    return out
-  }
+  const dataset = Dataset.make(sandbox)
   return {
-    world,
-    taxIds: (key: KeyName, start: number, end: number) => idsIn(world.tax(apiKeyOf(sandbox, key)).timeline, start, end),
-    p2pIds: (key: KeyName, start: number, end: number) => idsIn(world.p2p(apiKeyOf(sandbox, key)).timeline, start, end),
+    dataset,
+    taxIds: (key: KeyName, start: number, end: number) =>
+      dataset.taxRecords(apiKeyOf(sandbox, key), { start, end }).map((record) => record.id),
+    p2pIds: (key: KeyName, start: number, end: number) =>
+      dataset.p2pOrders(apiKeyOf(sandbox, key), { start, end }).map((order) => order.orderId),
     futuresIds: (key: KeyName, productType: "USDT-FUTURES" | "COIN-FUTURES" | "USDC-FUTURES", start: number, end: number) =>
-      idsIn(world.futuresHistory(apiKeyOf(sandbox, key), productType).timeline, start, end)
+      dataset.futuresOrders(apiKeyOf(sandbox, key), productType, { start, end }).map((order) => order.orderId)
   }
 }
 

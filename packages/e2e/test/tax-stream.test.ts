@@ -10,7 +10,6 @@
  */
 import { TaxRecords } from "@bitget-effect/core"
 import { Sandbox } from "@bitget-effect/sandbox"
-import * as Timeline from "@bitget-effect/sandbox/internal/timeline"
 import { assert, describe, layer } from "@effect/vitest"
 import { Chunk, DateTime, Effect, Stream } from "effect"
 import type { ClientOptions } from "./support.js"
@@ -56,8 +55,7 @@ describe("TaxRecords.stream", () => {
         const sandbox = yield* freshSandbox
         const { end, start } = range(sandbox)
         const expected = oracle(sandbox).taxIds("hmac", start, end)
-        const timeline = oracle(sandbox).world.tax(apiKeyOf(sandbox, "hmac")).timeline
-        const burst = Timeline.timeAt(timeline, timeline.run!.start)
+        const burst = oracle(sandbox).dataset.taxBurstTime(apiKeyOf(sandbox, "hmac"))!
         assert.isTrue(burst >= start && burst <= end, "the 120-record burst (one timestamp) lies inside the range")
         assert.isAbove(expected.length, 500)
 

@@ -5,6 +5,10 @@ export * as Account from "./Account.js"
 /**
  * @since 0.1.0
  */
+export * as Dataset from "./Dataset.js"
+/**
+ * @since 0.1.0
+ */
 export * as DemoKey from "./DemoKey.js"
 /**
  * @since 0.1.0
@@ -26,3 +30,7 @@ export * as Sandbox from "./Sandbox.js"
  * @since 0.1.0
  */
 export * as SandboxError from "./SandboxError.js"
+/**
+ * @since 0.1.0
+ */
+export * as Sizes from "./Sizes.js"

@@ -13,10 +13,14 @@ interface Started {
   readonly credentials: DemoCredentials
 }
 
-/** Runs the CLI as a subprocess until the scope closes; yields the JSON line it prints. */
-const cli = (args: ReadonlyArray<string>) =>
+/** Runs the CLI as a subprocess until the scope closes; yields its output once `done` holds for it. */
+const run = (args: ReadonlyArray<string>, done: (out: string) => boolean) =>
   Effect.acquireRelease(
-    Effect.sync(() => spawn(process.execPath, ["--import", "tsx", "src/bin.ts", ...args], { cwd: packageDir })),
+    Effect.sync(() =>
+      spawn(process.execPath, ["--conditions=@bitget-effect/source", "--import", "tsx", "src/bin/bitget-sandbox.ts", ...args], {
+        cwd: packageDir
+      })
+    ),
     (child) =>
       Effect.async<void>((resume) => {
         if (child.exitCode !== null) return resume(Effect.void)
@@ -25,13 +29,12 @@ const cli = (args: ReadonlyArray<string>) =>
       })
   ).pipe(
     Effect.flatMap((child: ChildProcess) =>
-      Effect.async<{ readonly child: ChildProcess; readonly started: Started }, Error>((resume) => {
+      Effect.async<{ readonly child: ChildProcess; readonly out: string }, Error>((resume) => {
         let out = ""
         let err = ""
         child.stdout?.on("data", (chunk: Buffer) => {
           out += chunk.toString()
-          const newline = out.indexOf("\n")
-          if (newline >= 0) resume(Effect.succeed({ child, started: JSON.parse(out.slice(0, newline)) as Started }))
+          if (done(out)) resume(Effect.succeed({ child, out }))
         })
         child.stderr?.on("data", (chunk: Buffer) => {
           err += chunk.toString()
@@ -41,10 +44,16 @@ const cli = (args: ReadonlyArray<string>) =>
     )
   )
 
+/** Runs the CLI with `--json`; yields the JSON line it prints. */
+const cli = (args: ReadonlyArray<string>) =>
+  run([...args, "--json"], (out) => out.includes("\n")).pipe(
+    Effect.map(({ child, out }) => ({ child, started: JSON.parse(out.slice(0, out.indexOf("\n"))) as Started }))
+  )
+
 describe("CLI", () => {
   it.live("runs as a subprocess, prints its URL and credentials, and stops on SIGTERM", () =>
     Effect.gen(function*() {
-      const { child, started } = yield* cli(["--port", "0", "--seed", "5", "--no-limits", "--fault", "symbols=503@2", "--json"])
+      const { child, started } = yield* cli(["--port", "0", "--seed", "5", "--no-limits", "--fault", "symbols=503@2", "--print-rsa-key"])
       assert.match(started.url, /^http:\/\/127\.0\.0\.1:\d+$/)
       assert.strictEqual(started.seed, 5)
       assert.match(started.credentials.rsa.privateKeyPem, /^-----BEGIN PRIVATE KEY-----/)
@@ -60,6 +69,19 @@ describe("CLI", () => {
         child.kill("SIGTERM")
       })
       assert.strictEqual(exited, 0)
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("prints its URL and the demo credentials in a few lines; the RSA private key only on request", () =>
+    Effect.gen(function*() {
+      const { out } = yield* run(["--port", "0"], (text) => text.includes("Ctrl+C to stop."))
+      const lines = out.trimEnd().split("\n")
+      assert.isAtMost(lines.length, 4)
+      assert.match(lines[0]!, /^Bitget sandbox on http:\/\/127\.0\.0\.1:\d+ \(seed 1, limits on\)$/)
+      assert.include(out, "BITGET_API_KEY=bg_sandbox_hmac_0000000000000001")
+      assert.notInclude(out, "PRIVATE KEY")
+      const { started } = yield* cli(["--port", "0"])
+      assert.isUndefined(started.credentials.rsa.privateKeyPem as string | undefined)
+      assert.strictEqual(started.credentials.rsa.apiKey, "bg_sandbox_rsa_00000000000000002")
     }).pipe(Effect.scoped), 30_000)
 
   it.live("rejects bad flags with a usage message", () =>

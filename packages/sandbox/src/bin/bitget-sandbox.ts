@@ -1,21 +1,24 @@
+#!/usr/bin/env node
 /**
- * The sandbox as a command: `pnpm sandbox --port 8080 [--seed N] [--no-limits]
- * [--limit-scale X] [--fault route=kind ...]`. Prints the URL and the demo
- * credentials (or, with `--json`, one JSON line for a parent process to read)
- * and serves until stopped with Ctrl+C or SIGTERM.
- *
- * @since 0.1.0
+ * The `bitget-sandbox` command: `bitget-sandbox --port 8080 [--seed N]
+ * [--no-limits] [--fault route=kind ...]`. Prints the URL and the demo
+ * credentials in a few lines (or, with `--json`, one JSON line for a parent
+ * process to read) and serves until stopped with Ctrl+C or SIGTERM. The RSA
+ * private key is printed or written only on request.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Either } from "effect"
-import { readFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import * as DemoKey from "./DemoKey.js"
-import * as Fault from "./Fault.js"
-import * as Route from "./Route.js"
-import * as Sandbox from "./Sandbox.js"
+import * as DemoKey from "../DemoKey.js"
+import * as Fault from "../Fault.js"
+import * as Route from "../Route.js"
+import * as Sandbox from "../Sandbox.js"
+import type * as Sizes from "../Sizes.js"
 
-const usage = `Usage: pnpm sandbox [options]
+const usage = `Usage: bitget-sandbox [options]
+
+A local Bitget exchange on a real HTTP server, for tests and demos.
 
   --port N                 TCP port (default 0: a free one)
   --host ADDRESS           address to bind (default 127.0.0.1)
@@ -34,6 +37,8 @@ const usage = `Usage: pnpm sandbox [options]
   --rpi-open               serve the RPI order book to every caller, not only RPI market makers
   --ip-ceiling N           overall calls per minute per address across routes (default 6000)
   --rsa-key FILE           PEM private key for the RSA demo key (default: generated)
+  --print-rsa-key          also print the RSA demo key's private key (PEM); with --json, include it
+  --rsa-key-out FILE       write the RSA demo key's private key (PEM) to FILE, readable by you only
   --json                   print one JSON line {url, port, seed, anchor, credentials} instead of text
   --help                   show this help
 
@@ -74,6 +79,8 @@ const parsed = (() => {
         "rpi-open": { type: "boolean" },
         "ip-ceiling": { type: "string" },
         "rsa-key": { type: "string" },
+        "print-rsa-key": { type: "boolean" },
+        "rsa-key-out": { type: "string" },
         "json": { type: "boolean" },
         "help": { type: "boolean" }
       },
@@ -105,11 +112,20 @@ const sizeFlags = {
   futuresOrders: "futures-orders"
 } as const
 
-const sizes: { -readonly [K in keyof Sandbox.Sizes]?: number } = {}
-for (const [field, flag] of Object.entries(sizeFlags) as ReadonlyArray<[keyof Sandbox.Sizes, keyof typeof parsed]>) {
+const sizes: { -readonly [K in keyof Sizes.Sizes]?: number } = {}
+for (const [field, flag] of Object.entries(sizeFlags) as ReadonlyArray<[keyof Sizes.Sizes, keyof typeof parsed]>) {
   const value = parsed[flag]
   const size = number(flag, typeof value === "string" ? value : undefined)
   if (size !== undefined) sizes[field] = size
+}
+
+/** Runs a file operation, turning its failure into a usage message. */
+const file = <A>(what: string, path: string, run: () => A): A => {
+  try {
+    return run()
+  } catch (error) {
+    return fail(`${what} ${path}: ${error instanceof Error && "code" in error ? String(error.code) : "failed"}`)
+  }
 }
 
 const rsaKeyFile = parsed["rsa-key"]
@@ -126,39 +142,44 @@ const options: Sandbox.Options = {
   taxTimestampPaging: parsed["tax-timestamp-paging"] === true,
   rpiOpen: parsed["rpi-open"] === true,
   ...(parsed["ip-ceiling"] === undefined ? {} : { ipCeilingPerMinute: number("ip-ceiling", parsed["ip-ceiling"]) ?? 6000 }),
-  ...(rsaKeyFile === undefined ? {} : { rsaPrivateKeyPem: readFileSync(rsaKeyFile, "utf8") })
+  ...(rsaKeyFile === undefined ? {} : { rsaPrivateKeyPem: file("--rsa-key: cannot read", rsaKeyFile, () => readFileSync(rsaKeyFile, "utf8")) })
 }
+
+const printRsaKey = parsed["print-rsa-key"] === true
 
 const describe = (sandbox: Sandbox.Sandbox.Service): string => {
   const { hmac, marketMaker, rsa } = sandbox.credentials
-  const limits = options.limits === false ? "off" : `on (x${options.limitScale})`
+  const limits = options.limits === false ? "off" : options.limitScale === 1 ? "on" : `on (x${options.limitScale})`
   return [
-    `Bitget sandbox listening on ${sandbox.url}`,
-    `  seed ${sandbox.seed}, anchor ${new Date(sandbox.anchor).toISOString()}, limits ${limits}`,
-    ...faults.map((f) => `  fault ${f.target}=${Fault.describe(f.fault)}@${f.times}`),
-    "",
-    `Demo credentials (passphrase of every key: ${DemoKey.passphrase})`,
-    `  HMAC key           apiKey ${hmac.apiKey}`,
-    `                     secret ${hmac.secret}`,
-    `  HMAC RPI maker     apiKey ${marketMaker.apiKey}`,
-    `                     secret ${marketMaker.secret}`,
-    `  RSA key            apiKey ${rsa.apiKey}`,
-    `                     private key (PKCS#8 PEM):`,
-    rsa.privateKeyPem.trimEnd(),
-    "",
-    "Press Ctrl+C to stop."
+    `Bitget sandbox on ${sandbox.url} (seed ${sandbox.seed}, limits ${limits}${
+      faults.length === 0 ? "" : `, faults ${faults.map((f) => `${f.target}=${Fault.describe(f.fault)}@${f.times}`).join(" ")}`
+    })`,
+    `  BITGET_BASE_URL=${sandbox.url} BITGET_API_KEY=${hmac.apiKey} BITGET_API_SECRET=${hmac.secret} BITGET_API_PASSPHRASE=${DemoKey.passphrase}`,
+    `  RPI market maker: apiKey ${marketMaker.apiKey} secret ${marketMaker.secret}; RSA key: apiKey ${rsa.apiKey} (${
+      printRsaKey ? "private key below" : "private key: --print-rsa-key or --rsa-key-out FILE"
+    })`,
+    ...(printRsaKey ? [rsa.privateKeyPem.trimEnd()] : []),
+    "Ctrl+C to stop."
   ].join("\n")
 }
 
+const publicCredentials = (credentials: Sandbox.Sandbox.Service["credentials"]) =>
+  printRsaKey ? credentials : { ...credentials, rsa: { ...credentials.rsa, privateKeyPem: undefined } }
+
 const program = Effect.gen(function*() {
   const sandbox = yield* Sandbox.make(options)
+  const keyFile = parsed["rsa-key-out"]
+  if (keyFile !== undefined) {
+    file("--rsa-key-out: cannot write", keyFile, () =>
+      writeFileSync(keyFile, sandbox.credentials.rsa.privateKeyPem, { mode: 0o600 }))
+  }
   if (parsed.json === true) {
     console.log(JSON.stringify({
       url: sandbox.url,
       port: sandbox.port,
       seed: sandbox.seed,
       anchor: sandbox.anchor,
-      credentials: sandbox.credentials
+      credentials: publicCredentials(sandbox.credentials)
     }))
   } else {
     console.log(describe(sandbox))

@@ -1,5 +1,0 @@
-import { defineProject } from "vitest/config"
-
-export default defineProject({
-  test: { name: "platform-node", include: ["test/**/*.test.ts"] }
-})
