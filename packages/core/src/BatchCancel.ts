@@ -296,6 +296,24 @@ const allFailed = (request: BatchCancelRequest, code: string, msg: string): Batc
  * in `failed`; a batch the exchange rejects as a whole with code 43001 comes
  * back with every order failed.
  *
+ * @example
+ * ```ts
+ * import { BatchCancel, BitgetMock } from "@bitget-effect/core"
+ * import { Effect, Option } from "effect"
+ *
+ * const program = BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "1201" }, { orderId: "1202" }] })
+ *
+ * // Here a mock answers: 1201 is cancelled, 1202 is in neither list.
+ * const answer = new BatchCancel.BatchCancelResponse({
+ *   successList: [new BatchCancel.CancelledOrder({ orderId: "1201", clientOid: Option.none() })],
+ *   failureList: []
+ * })
+ * const mock = BitgetMock.layer(BitgetMock.succeed(BatchCancel.endpoint, answer))
+ * const result = Effect.runSync(Effect.provide(program, mock))
+ * console.log(result.allCancelled, result.unconfirmed)
+ * // Output: false [ { orderId: '1202' } ]
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */
@@ -313,6 +331,24 @@ export const batchCancelOrders = (
 /**
  * Cancels up to 50 spot orders and fails with `BatchCancelPartialFailure`
  * unless every one is confirmed cancelled.
+ *
+ * @example
+ * ```ts
+ * import { BatchCancel } from "@bitget-effect/core"
+ * import { Effect } from "effect"
+ *
+ * // Orders of several symbols in one call (multiple mode), named by client order id.
+ * const program = BatchCancel.batchCancelOrdersOrFail({
+ *   batchMode: "multiple",
+ *   orderList: [
+ *     { symbol: "BTCUSDT", clientOid: "grid-17" },
+ *     { symbol: "ETHUSDT", clientOid: "grid-18" }
+ *   ]
+ * }).pipe(
+ *   Effect.catchTag("BatchCancelPartialFailure", (partial) =>
+ *     Effect.as(Effect.logWarning(partial.message), partial.succeeded))
+ * )
+ * ```
  *
  * @since 0.1.0
  * @category operations
@@ -374,6 +410,24 @@ const batchesOf = (orders: ReadonlyArray<SymbolOrderRef>): ReadonlyArray<BatchCa
  * within the rate limit, merged into one result. Every batch is validated
  * before the first is sent. A `43001` after a retried batch can mean the lost
  * first attempt cancelled the order; either way the order is no longer open.
+ *
+ * @example
+ * ```ts
+ * import { BatchCancel } from "@bitget-effect/core"
+ * import { Effect } from "effect"
+ *
+ * // 120 orders of two symbols: sent as three batches in multiple mode.
+ * const orders: ReadonlyArray<BatchCancel.SymbolOrderRef> = Array.from({ length: 120 }, (_, i) => ({
+ *   symbol: i % 2 === 0 ? "BTCUSDT" : "ETHUSDT",
+ *   orderId: String(5000 + i)
+ * }))
+ *
+ * const program = Effect.gen(function*() {
+ *   const { batchErrors, result } = yield* BatchCancel.cancelOrders(orders)
+ *   yield* Effect.log(`${result.succeeded.length} cancelled, ${result.failed.length} failed`)
+ *   for (const batch of batchErrors) yield* Effect.logWarning(`${batch.orders.length} unconfirmed: ${batch.error.message}`)
+ * })
+ * ```
  *
  * @since 0.1.0
  * @category operations

@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Headers, HttpBody, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Context, DateTime, Duration, Effect, FiberRef, Layer, Metric, Option, Redacted, Ref, Schema } from "effect"
 import { BitgetConfig } from "./BitgetConfig.js"
 import type { BitgetError } from "./BitgetError.js"
@@ -37,10 +40,15 @@ export const credentialHeaders: ReadonlyArray<string> = ["access-key", "access-s
 export class BitgetClient extends Context.Tag("@bitget-effect/core/BitgetClient")<BitgetClient, BitgetClient.Service>() {}
 
 /**
+ * The types that belong to the `BitgetClient` service.
+ *
  * @since 0.1.0
+ * @category models
  */
 export declare namespace BitgetClient {
   /**
+   * What the client does: run an endpoint, and read or sync the exchange's clock.
+   *
    * @since 0.1.0
    * @category models
    */
@@ -195,7 +203,11 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
           ? Option.getOrUndefined(config.credentials)
           : yield* Option.match(config.credentials, {
             onNone: () =>
-              Effect.fail(new BitgetRequestError({ endpoint: name, issue: "this operation is signed and needs credentials" })),
+              Effect.fail(new BitgetRequestError({
+                endpoint: name,
+                reason: "NoCredentials",
+                issue: "this operation is signed and needs credentials"
+              })),
             onSome: Effect.succeed
           })
         const prepared = yield* prepare(endpoint, input)

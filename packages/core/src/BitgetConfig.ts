@@ -4,8 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Config, ConfigError, Context, Duration, Either, Layer, Option } from "effect"
-import type { Credentials } from "./Credentials.js"
+import { Config, ConfigError, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import * as Credentials from "./Credentials.js"
 import type { RateLimitOptions } from "./RateLimiter.js"
 import type { RetryOptions } from "./Retry.js"
 
@@ -35,7 +35,7 @@ export interface BitgetOptions {
   /** Base URL without a trailing slash, e.g. `https://api.bitget.com`. */
   readonly baseUrl: string
   /** Credentials for signed operations; public operations need none. */
-  readonly credentials: Option.Option<Credentials>
+  readonly credentials: Option.Option<Credentials.Credentials>
   /** Language of the exchange's messages (`locale` header). */
   readonly locale: Locale
   /** Demo trading with a demo key: sends `paptrading: 1` on every request. */
@@ -60,7 +60,7 @@ export interface BitgetOptions {
  */
 export interface BitgetOptionsInput {
   readonly baseUrl?: string
-  readonly credentials?: Credentials
+  readonly credentials?: Credentials.Credentials
   readonly locale?: Locale
   readonly demoTrading?: boolean
   readonly timeout?: Duration.DurationInput
@@ -113,37 +113,87 @@ export const make = (input: BitgetOptionsInput = {}): BitgetOptions => ({
 /**
  * A layer from options given in code.
  *
+ * @example
+ * ```ts
+ * import { BitgetClient, BitgetConfig, Credentials, WebCryptoSigner } from "@bitget-effect/core"
+ * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+ * import { Layer } from "effect"
+ *
+ * const config = BitgetConfig.layer({
+ *   credentials: Credentials.hmac({ apiKey: "bg_0123456789abcdef", secret: "0123456789abcdef", passphrase: "phrase" }),
+ *   timeout: "5 seconds",
+ *   retry: { maxAttempts: 3 }
+ * })
+ *
+ * // The client on fetch and WebCrypto; on Node.js, `BitgetNode.layer(options)`
+ * // from @bitget-effect/platform-node does all of this.
+ * const platform = Layer.mergeAll(config, WebCryptoSigner.layer, FetchHttpClient.layer)
+ * const client = BitgetClient.layer.pipe(Layer.provide(platform))
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */
 export const layer = (input: BitgetOptionsInput = {}): Layer.Layer<BitgetConfig> =>
   Layer.succeed(BitgetConfig, make(input))
 
-const credentialsConfig: Config.Config<Option.Option<Credentials>> = Config.all({
-  apiKey: Config.option(Config.redacted("API_KEY")),
-  passphrase: Config.option(Config.redacted("API_PASSPHRASE")),
-  secret: Config.option(Config.redacted("API_SECRET")),
-  privateKeyPem: Config.option(Config.redacted("RSA_PRIVATE_KEY"))
-}).pipe(
-  Config.mapOrFail(({ apiKey, passphrase, privateKeyPem, secret }) => {
-    const key = Option.orElse(
-      Option.map(secret, (s): Credentials["signingKey"] => ({ _tag: "Hmac", secret: s })),
-      () => Option.map(privateKeyPem, (pem): Credentials["signingKey"] => ({ _tag: "Rsa", privateKeyPem: pem }))
-    )
-    if (Option.isNone(apiKey) && Option.isNone(passphrase) && Option.isNone(key)) {
-      return Either.right(Option.none())
-    }
-    if (Option.isSome(apiKey) && Option.isSome(passphrase) && Option.isSome(key)) {
-      return Either.right(Option.some({ apiKey: apiKey.value, passphrase: passphrase.value, signingKey: key.value }))
-    }
-    return Either.left(
-      ConfigError.MissingData(
-        [],
-        "Incomplete credentials: set API_KEY, API_PASSPHRASE and API_SECRET (or RSA_PRIVATE_KEY) together"
+/** The variable a config path is read from by the default (environment) provider. */
+const variable = (path: ReadonlyArray<string>): string => path.join("_")
+
+/** The credentials under a prefix: none, or a complete set built by `Credentials`. */
+const credentialsConfig = (prefix: string): Config.Config<Option.Option<Credentials.Credentials>> =>
+  Config.all({
+    apiKey: Config.option(Config.redacted("API_KEY")),
+    passphrase: Config.option(Config.redacted("API_PASSPHRASE")),
+    secret: Config.option(Config.redacted("API_SECRET")),
+    privateKeyPem: Config.option(Config.redacted("RSA_PRIVATE_KEY"))
+  }).pipe(
+    Config.mapOrFail(({ apiKey, passphrase, privateKeyPem, secret }) => {
+      if ([apiKey, passphrase, secret, privateKeyPem].every(Option.isNone)) return Either.right(Option.none())
+      if (Option.isSome(apiKey) && Option.isSome(passphrase)) {
+        if (Option.isSome(secret)) {
+          return Either.right(Option.some(Credentials.hmac({ apiKey: apiKey.value, passphrase: passphrase.value, secret: secret.value })))
+        }
+        if (Option.isSome(privateKeyPem)) {
+          return Either.right(
+            Option.some(Credentials.rsa({ apiKey: apiKey.value, passphrase: passphrase.value, privateKeyPem: privateKeyPem.value }))
+          )
+        }
+      }
+      const missing = [
+        ...(Option.isNone(apiKey) ? ["API_KEY"] : []),
+        ...(Option.isNone(passphrase) ? ["API_PASSPHRASE"] : []),
+        ...(Option.isNone(secret) && Option.isNone(privateKeyPem) ? ["API_SECRET"] : [])
+      ]
+      const name = (key: string) => variable([prefix, key])
+      return Either.left(
+        ConfigError.MissingData(
+          [missing[0] ?? "API_KEY"],
+          `incomplete credentials: set ${name("API_KEY")}, ${name("API_PASSPHRASE")} and ${name("API_SECRET")} (or ${
+            name("RSA_PRIVATE_KEY")
+          }) together, or none of them for public calls only`
+        )
       )
-    )
-  })
-)
+    })
+  )
+
+/** The same failure with every path named as the variable the user sets (`BITGET_TIMEOUT`, not `BITGET.TIMEOUT`). */
+const namedByVariable = (error: ConfigError.ConfigError): ConfigError.ConfigError => {
+  switch (error._op) {
+    case "And":
+      return ConfigError.And(namedByVariable(error.left), namedByVariable(error.right))
+    case "Or":
+      return ConfigError.Or(namedByVariable(error.left), namedByVariable(error.right))
+    case "InvalidData":
+      return ConfigError.InvalidData([variable(error.path)], error.message)
+    case "MissingData":
+      return ConfigError.MissingData([variable(error.path)], error.message)
+    case "SourceUnavailable":
+      return ConfigError.SourceUnavailable([variable(error.path)], error.message, error.cause)
+    case "Unsupported":
+      return ConfigError.Unsupported([variable(error.path)], error.message)
+  }
+}
 
 /**
  * Reads the options from `Config` under a prefix (default `BITGET`):
@@ -159,7 +209,7 @@ export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
   Config.nested(
     Config.all({
       baseUrl: Config.withDefault(Config.string("BASE_URL"), defaults.baseUrl),
-      credentials: credentialsConfig,
+      credentials: credentialsConfig(prefix),
       locale: Config.withDefault(Config.literal("en-US", "zh-CN")("LOCALE"), defaults.locale),
       demoTrading: Config.withDefault(Config.boolean("DEMO_TRADING"), defaults.demoTrading),
       timeout: Config.withDefault(Config.duration("TIMEOUT"), defaults.timeout),
@@ -180,10 +230,30 @@ export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
   ))
 
 /**
- * A layer that reads the options from `Config` (environment variables by default).
+ * A layer that reads the options from `Config` (environment variables by
+ * default). A failure names each variable as the user sets it
+ * (`BITGET_TIMEOUT`).
+ *
+ * @example
+ * ```ts
+ * import { BitgetConfig } from "@bitget-effect/core"
+ * import { ConfigProvider, Duration, Effect } from "effect"
+ *
+ * // BITGET_API_KEY, BITGET_API_SECRET, BITGET_API_PASSPHRASE, BITGET_TIMEOUT, ...
+ * const layer = BitgetConfig.layerConfig()
+ *
+ * // Here the variables come from a map instead of the environment.
+ * const variables = new Map([["BITGET_DEMO_TRADING", "true"], ["BITGET_TIMEOUT", "3 seconds"]])
+ * const options = Effect.runSync(BitgetConfig.BitgetConfig.pipe(
+ *   Effect.provide(layer),
+ *   Effect.withConfigProvider(ConfigProvider.fromMap(variables, { pathDelim: "_" }))
+ * ))
+ * console.log(options.demoTrading, Duration.format(options.timeout))
+ * // Output: true 3s
+ * ```
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (prefix = "BITGET"): Layer.Layer<BitgetConfig, ConfigError.ConfigError> =>
-  Layer.effect(BitgetConfig, config(prefix))
+  Layer.effect(BitgetConfig, Effect.mapError(config(prefix), namedByVariable))

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type { DateTime } from "effect"
-import { Duration, Option, Predicate, Schema } from "effect"
+import { Cause, ConfigError, Duration, Option, Predicate, Schema } from "effect"
 
 /**
  * The families of exchange error codes the library recognises. Codes outside
@@ -139,8 +139,9 @@ export class BitgetDecodeError extends Schema.TaggedError<BitgetDecodeError>("@b
 }
 
 /**
- * The request was refused before anything was sent: invalid input, or a
- * signed operation without credentials.
+ * The request was refused before anything was sent: invalid input
+ * (`reason: "Invalid"`), or a signed operation without credentials
+ * (`reason: "NoCredentials"`).
  *
  * @since 0.1.0
  * @category errors
@@ -149,6 +150,7 @@ export class BitgetRequestError extends Schema.TaggedError<BitgetRequestError>("
   "BitgetRequestError",
   {
     endpoint: Schema.String,
+    reason: Schema.optionalWith(Schema.Literal("Invalid", "NoCredentials"), { default: () => "Invalid" }),
     issue: Schema.String
   }
 ) {
@@ -222,8 +224,129 @@ export type BitgetError =
   | RateLimitWaitExceeded
   | RateLimiterStoreError
 
+const credentialVariables = "BITGET_API_KEY, BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY) and BITGET_API_PASSPHRASE"
+
+const kindHints: { readonly [K in ErrorKind]: string | undefined } = {
+  Auth: `check the API key, its secret (or RSA key) and passphrase: ${credentialVariables}`,
+  ClockSkew: "the local clock is more than 30 s off the exchange's: sync it, or set syncClockOnStart (BITGET_SYNC_CLOCK=true)",
+  Permission: "the API key lacks a permission this call needs, or this address is not on the key's IP whitelist",
+  Environment: "demo keys need demoTrading on (BITGET_DEMO_TRADING=true) and live keys need it off",
+  Parameter: "the exchange refused a parameter; its message names it",
+  NotFound: undefined,
+  Order: undefined,
+  RateLimited: "too many calls: keep the client's rate limiter on (BITGET_RATE_LIMIT) and try again later",
+  Maintenance: "the exchange is busy or in maintenance: try again later",
+  Unknown: undefined
+}
+
+/**
+ * What a person can do about a failure, in one line, where the library can
+ * tell (`undefined` where the message says it all). Variable names are those
+ * `BitgetConfig.layerConfig()` reads.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const hint = (error: BitgetError): string | undefined => {
+  switch (error._tag) {
+    case "BitgetApiError":
+      return kindHints[error.kind]
+    case "BitgetHttpError":
+      return "a gateway answered instead of the exchange: try again later"
+    case "BitgetTransportError":
+      return error.reason === "Timeout"
+        ? "the exchange did not answer in time: try again later, or allow more time (BITGET_TIMEOUT)"
+        : "check that the base URL is right and reachable (BITGET_BASE_URL)"
+    case "BitgetDecodeError":
+      return "the answer did not have the documented shape; please report it with the endpoint and excerpt"
+    case "BitgetRequestError":
+      return error.reason === "NoCredentials"
+        ? `signed operations need credentials: set ${credentialVariables}`
+        : "nothing was sent: correct the input"
+    case "BitgetSignerError":
+      return "check the signing key: an HMAC secret, or an RSA private key in PEM (PKCS#8 or PKCS#1)"
+    case "RateLimitWaitExceeded":
+      return "make fewer calls or allow a longer wait (rateLimit.maxWait)"
+    case "RateLimiterStoreError":
+      return "check that the shared rate-limit store (Redis) is reachable"
+  }
+}
+
+/** The leaves of a configuration failure as `where: what`. */
+const configProblems = (error: ConfigError.ConfigError): ReadonlyArray<string> =>
+  error._op === "And" || error._op === "Or"
+    ? [...configProblems(error.left), ...configProblems(error.right)]
+    : [`${error.path.join(".")}: ${error.message}`]
+
+const tags: ReadonlySet<unknown> = new Set<BitgetError["_tag"]>([
+  "BitgetApiError",
+  "BitgetHttpError",
+  "BitgetTransportError",
+  "BitgetDecodeError",
+  "BitgetRequestError",
+  "BitgetSignerError",
+  "RateLimitWaitExceeded",
+  "RateLimiterStoreError"
+])
+
+/**
+ * `true` for any failure of a Bitget call.
+ *
+ * @since 0.1.0
+ * @category classification
+ */
+export const isBitgetError = (u: unknown): u is BitgetError => Predicate.hasProperty(u, "_tag") && tags.has(u._tag)
+
+/**
+ * A failed program's cause as one or two lines for a person: what failed (the
+ * exchange's code and message where there is one) and what to do. Bad
+ * configuration names the variable to set. A defect (a bug) keeps its full
+ * trace; an interruption gives no lines.
+ *
+ * @example
+ * ```ts
+ * import { BitgetError } from "@bitget-effect/core"
+ * import { Cause } from "effect"
+ *
+ * const error = BitgetError.apiError({ endpoint: "GET /api/v2/tax/spot-record", code: "40009", msg: "sign signature error" })
+ * console.log(BitgetError.describeFailure(Cause.fail(error)).join("\n"))
+ * // Output:
+ * // error: GET /api/v2/tax/spot-record failed with code 40009 (Auth, HTTP 400): sign signature error
+ * // hint: check the API key, its secret (or RSA key) and passphrase: BITGET_API_KEY, BITGET_API_SECRET
+ * // (or BITGET_RSA_PRIVATE_KEY) and BITGET_API_PASSPHRASE
+ * ```
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const describeFailure = (cause: Cause.Cause<unknown>): ReadonlyArray<string> => {
+  if (Cause.isInterruptedOnly(cause)) return []
+  const failure = Cause.failureOption(cause)
+  if (Option.isNone(failure)) return [Cause.pretty(cause)]
+  const error = failure.value
+  if (isBitgetError(error)) {
+    const todo = hint(error)
+    return todo === undefined ? [`error: ${error.message}`] : [`error: ${error.message}`, `hint: ${todo}`]
+  }
+  if (ConfigError.isConfigError(error)) return [`error: bad configuration: ${configProblems(error).join("; ")}`]
+  return [`error: ${Predicate.hasProperty(error, "message") ? String(error.message) : String(error)}`]
+}
+
 /**
  * `true` for an envelope failure of the given kind.
+ *
+ * @example
+ * ```ts
+ * import { BitgetError, Symbols } from "@bitget-effect/core"
+ * import { Effect } from "effect"
+ *
+ * const program = Symbols.symbols().pipe(
+ *   // rate limited whatever the code: try again, up to three times
+ *   Effect.retry({ while: BitgetError.isApiErrorOfKind("RateLimited"), times: 3 }),
+ *   // in maintenance: carry on with no symbols
+ *   Effect.catchIf(BitgetError.isApiErrorOfKind("Maintenance"), () => Effect.succeed([]))
+ * )
+ * ```
  *
  * @since 0.1.0
  * @category classification

@@ -106,6 +106,24 @@ export const requestsOf = <I, A, EI extends object, EA>(
  * A `BitgetClient` answering from canned responses, with its recorder. An
  * endpoint without a response is a defect naming the endpoint.
  *
+ * @example
+ * ```ts
+ * import { BitgetMock, FundNetFlow, Schemas } from "@bitget-effect/core"
+ * import { BigDecimal, DateTime, Effect } from "effect"
+ *
+ * const point = new FundNetFlow.NetFlow({ netFlow: BigDecimal.unsafeFromString("-1250.5"), ts: DateTime.unsafeMake(0) })
+ * const mock = BitgetMock.layer(BitgetMock.succeed(FundNetFlow.endpoint, [point]))
+ *
+ * const program = Effect.gen(function*() {
+ *   const [latest] = yield* FundNetFlow.fundNetFlow({ symbol: "BTCUSDT" })
+ *   const requests = yield* BitgetMock.requestsOf(FundNetFlow.endpoint)
+ *   console.log(Schemas.formatDecimal(latest.netFlow), requests)
+ * })
+ *
+ * Effect.runSync(Effect.provide(program, mock))
+ * // Output: -1250.5 [ { symbol: 'BTCUSDT' } ]
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

@@ -34,6 +34,21 @@ const redact = (value: string | Redacted.Redacted<string>) => (typeof value === 
 /**
  * Credentials for an HMAC-SHA256 key.
  *
+ * @example
+ * ```ts
+ * import { Credentials } from "@bitget-effect/core"
+ *
+ * const credentials = Credentials.hmac({
+ *   apiKey: "bg_0123456789abcdef",
+ *   secret: "0123456789abcdef0123456789abcdef",
+ *   passphrase: "my-passphrase"
+ * })
+ * console.log(`${credentials.apiKey}`)
+ * // Output: <redacted>
+ *
+ * // `BitgetConfig.layerConfig()` builds them from BITGET_API_KEY, BITGET_API_SECRET and BITGET_API_PASSPHRASE.
+ * ```
+ *
  * @since 0.1.0
  * @category constructors
  */
@@ -49,6 +64,20 @@ export const hmac = (options: {
 
 /**
  * Credentials for an RSA key (SHA256withRSA signatures).
+ *
+ * @example
+ * ```ts
+ * import { Credentials } from "@bitget-effect/core"
+ * import { Config } from "effect"
+ *
+ * // The key as PEM (PKCS#8 or PKCS#1), from the environment. `BitgetConfig.layerConfig()`
+ * // does this itself when BITGET_RSA_PRIVATE_KEY is set.
+ * const credentials: Config.Config<Credentials.Credentials> = Config.all({
+ *   apiKey: Config.redacted("BITGET_API_KEY"),
+ *   privateKeyPem: Config.redacted("BITGET_RSA_PRIVATE_KEY"),
+ *   passphrase: Config.redacted("BITGET_API_PASSPHRASE")
+ * }).pipe(Config.map(Credentials.rsa))
+ * ```
  *
  * @since 0.1.0
  * @category constructors

@@ -59,6 +59,22 @@ export const endpoint = Endpoint.get({
 /**
  * Reads the 24-hour net capital flow of a spot pair (any number of points, as given).
  *
+ * @example
+ * ```ts
+ * import { FundNetFlow, Schemas } from "@bitget-effect/core"
+ * import { BigDecimal, DateTime, Effect } from "effect"
+ *
+ * // Public: no credentials needed.
+ * const program = Effect.gen(function*() {
+ *   const points = yield* FundNetFlow.fundNetFlow({ symbol: "BTCUSDT" })
+ *   for (const point of points) {
+ *     yield* Effect.log(`${DateTime.formatIso(point.ts)} ${Schemas.formatDecimal(point.netFlow)}`)
+ *   }
+ *   const total = BigDecimal.sumAll(points.map((point) => point.netFlow))
+ *   yield* Effect.log(`net flow: ${Schemas.formatDecimal(total)}`)
+ * })
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */

@@ -361,6 +361,21 @@ export const endpoint = Endpoint.get({
  * Lists one page of historical futures orders (newest first; at most 90 days
  * back). When both `orderId` and `clientOid` are given only `orderId` is sent.
  *
+ * @example
+ * ```ts
+ * import { FuturesHistory, Schemas } from "@bitget-effect/core"
+ * import { Effect, Option } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const page = yield* FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", symbol: "BTCUSDT", limit: 50 })
+ *   for (const order of page.entrustedList) {
+ *     const price = Option.match(order.priceAvg, { onNone: () => "-", onSome: Schemas.formatDecimal })
+ *     yield* Effect.log(`${order.orderId} ${Schemas.enumText(order.status)} ${Schemas.formatDecimal(order.size)} at ${price}`)
+ *   }
+ *   // `page.endId` is the `idLessThan` of the next (older) page; `stream` walks them all.
+ * })
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */
@@ -400,6 +415,18 @@ export const historyDays = 90
  * Every futures order of the history in a range, pulled lazily page by page
  * (`idLessThan` = `endId`), each page through the rate limiter and retry
  * policy; no order is emitted twice.
+ *
+ * @example
+ * ```ts
+ * import { FuturesHistory, Schemas } from "@bitget-effect/core"
+ * import { BigDecimal, Effect, Stream } from "effect"
+ *
+ * // The total fee of the USDT-M orders of the 90 days the exchange keeps.
+ * const program = FuturesHistory.stream({ productType: "USDT-FUTURES" }).pipe(
+ *   Stream.runFold(BigDecimal.fromBigInt(0n), (total, order) => BigDecimal.sum(total, order.fee)),
+ *   Effect.tap((total) => Effect.log(`fees: ${Schemas.formatDecimal(total)}`))
+ * )
+ * ```
  *
  * @since 0.1.0
  * @category streams

@@ -87,6 +87,17 @@ export const endpoint = Endpoint.get({
 /**
  * Reads the open interest limits of a futures symbol.
  *
+ * @example
+ * ```ts
+ * import { OpenInterestLimit, Schemas } from "@bitget-effect/core"
+ * import { Effect } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const limits = yield* OpenInterestLimit.openInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" })
+ *   yield* Effect.log(`${limits.symbol}: at most ${Schemas.formatDecimal(limits.singleUserLimit)} per user`)
+ * })
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */

@@ -208,6 +208,25 @@ export const endpoint = Endpoint.get({
 /**
  * Lists one page of the merchant's P2P orders, newest first (assumed).
  *
+ * @example
+ * ```ts
+ * import { P2pOrders, Schemas } from "@bitget-effect/core"
+ * import { DateTime, Effect } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const end = yield* DateTime.now
+ *   const page = yield* P2pOrders.p2pOrders({
+ *     startTime: DateTime.subtract(end, { days: 30 }),
+ *     endTime: end,
+ *     status: "Completed"
+ *   })
+ *   for (const order of page.orderList) {
+ *     yield* Effect.log(`${order.orderNo}: ${Schemas.formatDecimal(order.amount)} ${order.fiat}`)
+ *   }
+ *   // `page.minOrderId` is the `idLessThan` of the next (older) page; `stream` walks them all.
+ * })
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */
@@ -237,6 +256,24 @@ export type P2pOrdersStreamRequest =
  * Every merchant P2P order in a range, pulled lazily page by page
  * (`idLessThan` = `minOrderId`), each page through the rate limiter and retry
  * policy; no order is emitted twice.
+ *
+ * @example
+ * ```ts
+ * import { P2pOrders } from "@bitget-effect/core"
+ * import { DateTime, Effect, Stream } from "effect"
+ *
+ * // A year of completed orders, in 90-day windows from the oldest, 100 orders a page.
+ * const program = Effect.gen(function*() {
+ *   const now = yield* DateTime.now
+ *   const orders = P2pOrders.stream({
+ *     startTime: DateTime.subtract(now, { days: 365 }),
+ *     status: "Completed",
+ *     order: "oldestFirst"
+ *   })
+ *   const count = yield* Stream.runCount(orders)
+ *   yield* Effect.log(`${count} completed P2P orders in the last year`)
+ * })
+ * ```
  *
  * @since 0.1.0
  * @category streams

@@ -224,6 +224,26 @@ export const endpoint = Endpoint.post({
 /**
  * Places take-profit and/or stop-loss plans on a position; one order per plan created.
  *
+ * @example
+ * ```ts
+ * import { PositionTpsl } from "@bitget-effect/core"
+ * import { BigDecimal } from "effect"
+ *
+ * // Take profit on 0.05 BTC at 72000 (a limit at 71950), and a stop loss on the
+ * // whole position when the mark price reaches 58000 (at market).
+ * const program = PositionTpsl.placePositionTpsl({
+ *   productType: "USDT-FUTURES",
+ *   symbol: "BTCUSDT",
+ *   marginCoin: "USDT",
+ *   holdSide: "long",
+ *   stopSurplusTriggerPrice: BigDecimal.unsafeFromString("72000"),
+ *   stopSurplusExecutePrice: BigDecimal.unsafeFromString("71950"),
+ *   stopSurplusSize: BigDecimal.unsafeFromString("0.05"),
+ *   stopLossTriggerPrice: BigDecimal.unsafeFromString("58000"),
+ *   stopLossTriggerType: "mark_price"
+ * })
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */

@@ -116,6 +116,23 @@ export const endpoint = Endpoint.get({
 /**
  * Reads the order book with RPI quantities split out.
  *
+ * @example
+ * ```ts
+ * import { RpiOrderBook, Schemas } from "@bitget-effect/core"
+ * import { BigDecimal, Effect } from "effect"
+ *
+ * // Signed when credentials are configured: the exchange serves it to RPI market makers.
+ * const program = Effect.gen(function*() {
+ *   const book = yield* RpiOrderBook.rpiOrderBook({ category: "SPOT", symbol: "BTCUSDT", limit: 20 })
+ *   const [bid] = book.b
+ *   const [ask] = book.a
+ *   if (bid !== undefined && ask !== undefined) {
+ *     const spread = Schemas.formatDecimal(BigDecimal.subtract(ask.price, bid.price))
+ *     yield* Effect.log(`spread ${spread}, RPI at the best bid ${Schemas.formatDecimal(bid.rpiQuantity)}`)
+ *   }
+ * })
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */

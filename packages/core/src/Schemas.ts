@@ -11,6 +11,16 @@ import { BigDecimal, DateTime, Option, Order, ParseResult, Schema } from "effect
 /**
  * Formats a decimal in fixed-point notation (`0.00000001`, never `1e-8`).
  *
+ * @example
+ * ```ts
+ * import { Schemas } from "@bitget-effect/core"
+ * import { BigDecimal } from "effect"
+ *
+ * const tiny = BigDecimal.make(5n, 18)
+ * console.log(Schemas.formatDecimal(tiny), BigDecimal.format(tiny))
+ * // Output: 0.000000000000000005 5e-18
+ * ```
+ *
  * @since 0.1.0
  * @category decimals
  */
@@ -226,6 +236,25 @@ export const OpenEnum = <const L extends ReadonlyArray<string>>(
  * @category enums
  */
 export const isKnown = <L extends string>(value: OpenEnum<L>): value is L => typeof value === "string"
+
+/**
+ * The text of an open enum value as the exchange sent it (a known literal, or
+ * the raw value the library did not recognise).
+ *
+ * @example
+ * ```ts
+ * import { Schemas, Symbols } from "@bitget-effect/core"
+ * import { Schema } from "effect"
+ *
+ * const status = Schema.decodeSync(Symbols.SymbolStatus)
+ * console.log(Schemas.enumText(status("online")), Schemas.enumText(status("delisted")))
+ * // Output: online delisted (the second is an `Unrecognized` value)
+ * ```
+ *
+ * @since 0.1.0
+ * @category enums
+ */
+export const enumText = <L extends string>(value: OpenEnum<L>): string => (typeof value === "string" ? value : value.value)
 
 /**
  * A numeric id (orders, records): a string of decimal digits, since ids exceed

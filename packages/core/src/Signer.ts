@@ -19,10 +19,15 @@ import type { SigningKey } from "./Credentials.js"
 export class Signer extends Context.Tag("@bitget-effect/core/Signer")<Signer, Signer.Service>() {}
 
 /**
+ * The types that belong to the `Signer` service.
+ *
  * @since 0.1.0
+ * @category models
  */
 export declare namespace Signer {
   /**
+   * What a signer does: sign a prehash with an HMAC secret or an RSA key.
+   *
    * @since 0.1.0
    * @category models
    */

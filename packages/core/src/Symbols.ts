@@ -85,6 +85,25 @@ export const endpoint = Endpoint.get({
 /**
  * Lists spot trading pairs; a blank symbol means all of them.
  *
+ * @example
+ * ```ts
+ * import { Symbols } from "@bitget-effect/core"
+ * import { Effect } from "effect"
+ *
+ * // Public: no credentials needed.
+ * const program = Effect.gen(function*() {
+ *   const pairs = yield* Symbols.symbols()
+ *   const online = pairs.filter((pair) => pair.status === "online")
+ *   yield* Effect.log(`${online.length} of ${pairs.length} spot pairs are online`)
+ * })
+ *
+ * // One pair only.
+ * const btc = Symbols.symbols({ symbol: "BTCUSDT" })
+ *
+ * // Both need a `BitgetClient`, e.g. `Effect.provide(BitgetNode.layer())`
+ * // from @bitget-effect/platform-node.
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */

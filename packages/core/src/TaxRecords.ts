@@ -173,6 +173,23 @@ export const endpoint = Endpoint.get({
 /**
  * Lists one page of spot ledger records in a time window of at most 30 days.
  *
+ * @example
+ * ```ts
+ * import { Schemas, TaxRecords } from "@bitget-effect/core"
+ * import { DateTime, Effect } from "effect"
+ *
+ * // The newest 500 USDT records of the last week (a window is at most 30 days).
+ * const program = Effect.gen(function*() {
+ *   const end = yield* DateTime.now
+ *   const window = { coin: "USDT", startTime: DateTime.subtract(end, { days: 7 }), endTime: end, limit: 500 }
+ *   const records = yield* TaxRecords.spotRecords(window)
+ *   for (const record of records) {
+ *     yield* Effect.log(`${Schemas.enumText(record.spotTaxType)} ${Schemas.formatDecimal(record.amount)}`)
+ *   }
+ *   // The next (older) page: the same window with `idLessThan` set to the last record's `id`.
+ * })
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */
@@ -201,6 +218,23 @@ export interface TaxRecordsStreamRequest {
  * Every spot ledger record in a range of any length, pulled lazily page by
  * page (`idLessThan` = the last `id`), each page through the rate limiter and
  * retry policy; no record is emitted twice.
+ *
+ * @example
+ * ```ts
+ * import { Schemas, TaxRecords } from "@bitget-effect/core"
+ * import { DateTime, Effect, Stream } from "effect"
+ *
+ * // A year of records as CSV lines, in 30-day windows from the oldest.
+ * const csv = (record: TaxRecords.SpotTaxRecord) =>
+ *   [record.id, DateTime.formatIso(record.ts), Schemas.enumText(record.spotTaxType), Schemas.formatDecimal(record.amount)]
+ *     .join(",")
+ *
+ * const program = Effect.gen(function*() {
+ *   const end = yield* DateTime.now
+ *   const records = TaxRecords.stream({ startTime: DateTime.subtract(end, { days: 365 }), endTime: end, order: "oldestFirst" })
+ *   yield* Stream.runForEach(records, (record) => Effect.log(csv(record)))
+ * })
+ * ```
  *
  * @since 0.1.0
  * @category streams

@@ -81,6 +81,21 @@ export const endpoint = Endpoint.get({
 /**
  * Reads the maker and taker fee rates of every symbol of a business line (or of one symbol).
  *
+ * @example
+ * ```ts
+ * import { TradeRates } from "@bitget-effect/core"
+ * import { BigDecimal, Effect } from "effect"
+ *
+ * // The spot symbols whose maker rate is a rebate for this account.
+ * const program = Effect.gen(function*() {
+ *   const rates = yield* TradeRates.tradeRates({ businessType: "spot" })
+ *   return rates.filter((rate) => BigDecimal.isNegative(rate.makerFeeRate)).map((rate) => rate.symbol)
+ * })
+ *
+ * // The futures rates of one symbol.
+ * const btc = TradeRates.tradeRates({ businessType: "mix", symbol: "BTCUSDT" })
+ * ```
+ *
  * @since 0.1.0
  * @category operations
  */

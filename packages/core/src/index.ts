@@ -1,5 +1,10 @@
 /**
- * Batch cancel spot orders (up to 50 per call).
+ * A typed client for the Bitget REST API on Effect: every operation is an
+ * `Effect` that needs a `BitgetClient` (on Node.js, `BitgetNode.layer` from
+ * `@bitget-effect/platform-node`), with decimals as `BigDecimal`, times as
+ * `DateTime.Utc` and typed errors.
+ *
+ * `BatchCancel`: batch cancel spot orders (up to 50 per call).
  *
  * @since 0.1.0
  */

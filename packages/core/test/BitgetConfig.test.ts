@@ -54,6 +54,23 @@ describe("BitgetConfig", () => {
   it.effect("fails on incomplete credentials instead of running unsigned", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(read({ BITGET_API_KEY: "k" }))
-      assert.include(String(error), "Incomplete credentials")
+      assert.include(String(error), "Missing data at BITGET_API_PASSPHRASE")
+      assert.include(String(error), "set BITGET_API_KEY, BITGET_API_PASSPHRASE and BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY)")
+    }))
+
+  it.effect("names the variable a user sets when a value is bad, under any prefix", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(read({ BITGET_TIMEOUT: "soon" }))
+      assert.include(String(error), "Invalid data at BITGET_TIMEOUT")
+      assert.notInclude(String(error), "BITGET.TIMEOUT")
+      const prefixed = yield* Effect.flip(
+        Effect.provide(
+          BitgetConfig.BitgetConfig,
+          BitgetConfig.layerConfig("DESK").pipe(
+            Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["DESK_LOCALE", "fr-FR"]]), { pathDelim: "_" })))
+          )
+        )
+      )
+      assert.include(String(prefixed), "Invalid data at DESK_LOCALE")
     }))
 })

@@ -245,11 +245,5 @@ const exchangeTour = Effect.gen(function*() {
 const live = process.env.BITGET_API_KEY !== undefined && process.env.BITGET_BASE_URL !== undefined
 const program: Effect.Effect<void, unknown> = live ? exchangeTour : sandboxTour
 
-Effect.runPromise(program).then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  }
-)
+BitgetNode.runMain(program)
 

@@ -6,15 +6,34 @@
  */
 import * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
-import { NodeHttpClient } from "@effect/platform-node"
+import { describeFailure } from "@bitget-effect/core/BitgetError"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import type { ConfigError } from "effect"
-import { Layer } from "effect"
+import { Console, Effect, Layer } from "effect"
 import * as NodeSigner from "./NodeSigner.js"
 
 const platform = Layer.merge(NodeSigner.layer, NodeHttpClient.layerUndici)
 
 /**
  * The client configured from options given in code.
+ *
+ * @example
+ * ```ts
+ * import { Credentials, Symbols, TradeRates } from "@bitget-effect/core"
+ * import { BitgetNode } from "@bitget-effect/platform-node"
+ * import { Effect } from "effect"
+ *
+ * // Public operations need no credentials.
+ * const pairs = Symbols.symbols().pipe(Effect.provide(BitgetNode.layer()))
+ *
+ * // Signed operations need a key; any other `BitgetConfig` option may be given too.
+ * const client = BitgetNode.layer({
+ *   credentials: Credentials.hmac({ apiKey: "bg_0123456789abcdef", secret: "0123456789abcdef", passphrase: "phrase" }),
+ *   timeout: "5 seconds"
+ * })
+ * const rates = TradeRates.tradeRates({ businessType: "spot" }).pipe(Effect.provide(client))
+ * ```
  *
  * @since 0.1.0
  * @category layers
@@ -25,8 +44,56 @@ export const layer = (options: BitgetConfig.BitgetOptionsInput = {}): Layer.Laye
 /**
  * The client configured from `Config` (environment variables `BITGET_*` by default).
  *
+ * @example
+ * ```ts
+ * import { TaxRecords } from "@bitget-effect/core"
+ * import { BitgetNode } from "@bitget-effect/platform-node"
+ * import { DateTime, Effect, Stream } from "effect"
+ *
+ * // Credentials and options from BITGET_API_KEY, BITGET_API_SECRET, BITGET_API_PASSPHRASE, ...
+ * const program = Effect.gen(function*() {
+ *   const end = yield* DateTime.now
+ *   return yield* Stream.runCount(TaxRecords.stream({ startTime: DateTime.subtract(end, { days: 90 }), endTime: end }))
+ * }).pipe(Effect.provide(BitgetNode.layerConfig()))
+ *
+ * // A second account under another prefix: SUB_API_KEY, SUB_API_SECRET, ...
+ * const subAccount = BitgetNode.layerConfig("SUB")
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (prefix?: string): Layer.Layer<BitgetClient.BitgetClient, ConfigError.ConfigError> =>
   BitgetClient.layer.pipe(Layer.provide(Layer.merge(platform, BitgetConfig.layerConfig(prefix))))
+
+/**
+ * Runs a program as the main of a Node.js process, like
+ * `NodeRuntime.runMain` (interrupted by Ctrl+C or SIGTERM), but a failure ends
+ * with one or two lines a person can act on (what failed, the exchange's code
+ * and message, what to do) on stderr instead of a fiber dump, and exit code 1.
+ *
+ * @example
+ * ```ts
+ * import { BitgetMock, Symbols } from "@bitget-effect/core"
+ * import { BitgetNode } from "@bitget-effect/platform-node"
+ * import { Effect } from "effect"
+ *
+ * const program = Effect.flatMap(Symbols.symbols(), (pairs) => Effect.log(`${pairs.length} spot pairs`))
+ *
+ * // A real main provides the exchange:
+ * //   program.pipe(Effect.provide(BitgetNode.layerConfig()), BitgetNode.runMain)
+ * // and a failure ends with lines like these on stderr, and exit code 1:
+ * //   error: GET /api/v2/spot/public/symbols transport failure (Connect): request transport failure (ECONNREFUSED)
+ * //   hint: check that the base URL is right and reachable (BITGET_BASE_URL)
+ * // Here a mock answers, so that the example runs offline.
+ * program.pipe(Effect.provide(BitgetMock.layer(BitgetMock.succeed(Symbols.endpoint, []))), BitgetNode.runMain)
+ * ```
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const runMain = <A, E>(program: Effect.Effect<A, E>): void =>
+  NodeRuntime.runMain(
+    Effect.tapErrorCause(program, (cause) => Effect.forEach(describeFailure(cause), (line) => Console.error(line))),
+    { disableErrorReporting: true }
+  )

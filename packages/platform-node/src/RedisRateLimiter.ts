@@ -97,6 +97,20 @@ export const make = (
  * The Redis store as a layer; provide it to `BitgetClient.layer` (or
  * `BitgetNode.layer`) to share rate limits between processes.
  *
+ * @example
+ * ```ts
+ * import { FundNetFlow } from "@bitget-effect/core"
+ * import { BitgetNode, RedisRateLimiter } from "@bitget-effect/platform-node"
+ * import { Effect, Layer } from "effect"
+ *
+ * // Every process built with this layer counts its calls in the same Redis buckets.
+ * const client = BitgetNode.layerConfig().pipe(
+ *   Layer.provide(RedisRateLimiter.layer({ host: "127.0.0.1", port: 6379 }))
+ * )
+ *
+ * const program = FundNetFlow.fundNetFlow({ symbol: "BTCUSDT" }).pipe(Effect.provide(client))
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

@@ -114,6 +114,20 @@ const inRange = <A>(timeline: Timeline.Timeline, range: Range, record: (i: numbe
  * The data of a sandbox with this seed, anchor and sizes (those of a running
  * `Sandbox` service fit directly: `Dataset.make(sandbox)`).
  *
+ * @example
+ * ```ts
+ * import { Dataset, DemoKey, Sizes } from "@bitget-effect/sandbox"
+ *
+ * // What a sandbox started with `seed: 1` and this anchor serves, without a server.
+ * const anchor = Date.UTC(2025, 0, 1)
+ * const data = Dataset.make({ seed: 1, anchor, sizes: Sizes.defaultSizes })
+ * const lastWeek = data.taxRecords(DemoKey.hmac.apiKey, { start: anchor - 7 * 86_400_000, end: anchor })
+ * console.log(data.symbols.length, lastWeek.length)
+ * // Output: 400 249
+ *
+ * // In a test, from the running sandbox: `Dataset.make(yield* Sandbox.Sandbox)`.
+ * ```
+ *
  * @since 0.1.0
  * @category constructors
  */

@@ -2,6 +2,25 @@
  * Faults the sandbox can inject into a route: what a flaky network, an
  * overloaded gateway or a misbehaving exchange looks like to a client.
  *
+ * @example
+ * ```ts
+ * import { Fault, Sandbox } from "@bitget-effect/sandbox"
+ * import { Effect } from "effect"
+ *
+ * // Installed at start (and again by `reset`).
+ * const layer = Sandbox.layer({ faults: [{ target: "*", fault: Fault.errorCode("40015"), times: 1 }] })
+ *
+ * // Injected while the sandbox runs.
+ * const flaky = Effect.gen(function*() {
+ *   const sandbox = yield* Sandbox.Sandbox
+ *   yield* sandbox.inject("tax-records", Fault.delay("1500 millis"))
+ *   yield* sandbox.inject("p2p-orders", Fault.connectionReset, { times: "forever" })
+ * })
+ *
+ * // The CLI form, as in `bitget-sandbox --fault symbols=503@3`.
+ * const parsed = Fault.parse("symbols=503@3")
+ * ```
+ *
  * @since 0.1.0
  */
 import { Data, Duration, Either } from "effect"

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { createServer } from "node:http"
@@ -76,10 +76,16 @@ export interface Options {
 export class Sandbox extends Context.Tag("@bitget-effect/sandbox/Sandbox")<Sandbox, Sandbox.Service>() {}
 
 /**
+ * The types that belong to the `Sandbox` service.
+ *
  * @since 0.1.0
+ * @category models
  */
 export declare namespace Sandbox {
   /**
+   * A running sandbox: its address, seed and demo keys, and the controls a
+   * test uses (faults, clock, limits, request log, account state, reset).
+   *
    * @since 0.1.0
    * @category models
    */
@@ -136,6 +142,24 @@ const validate = (options: Options, sizes: Sizes): Effect.Effect<void, SandboxEr
 
 /**
  * Starts a sandbox in the current scope; closing the scope stops it.
+ *
+ * @example
+ * ```ts
+ * import { Sandbox } from "@bitget-effect/sandbox"
+ * import { Effect } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const sandbox = yield* Sandbox.make({ seed: 42, limits: false })
+ *   // A client points at `sandbox.url` with `sandbox.credentials.hmac` (or `.rsa`, `.marketMaker`).
+ *   const response = yield* Effect.promise(() => fetch(`${sandbox.url}/api/v2/spot/public/symbols?symbol=BTCUSDT`))
+ *   yield* Effect.promise(() => response.text())
+ *   const stats = yield* sandbox.stats
+ *   console.log(response.status, stats.requests)
+ * }).pipe(Effect.scoped) // the server stops when the scope closes
+ *
+ * Effect.runPromise(program)
+ * // Output: 200 1
+ * ```
  *
  * @since 0.1.0
  * @category constructors
@@ -221,6 +245,25 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
 /**
  * The sandbox as a layer: started when the layer is built, stopped when its
  * scope closes.
+ *
+ * @example
+ * ```ts
+ * import { Fault, Sandbox } from "@bitget-effect/sandbox"
+ * import { Effect } from "effect"
+ *
+ * // The first two calls of the time route meet a gateway error.
+ * const test = Effect.gen(function*() {
+ *   const sandbox = yield* Sandbox.Sandbox
+ *   yield* sandbox.inject("time", Fault.httpError(503), { times: 2 })
+ *   const call = Effect.promise(() => fetch(`${sandbox.url}/api/v2/public/time`).then((response) => response.text()))
+ *   yield* Effect.repeatN(call, 2)
+ *   const log = yield* sandbox.requests
+ *   console.log(log.map((entry) => entry.status))
+ * })
+ *
+ * Effect.runPromise(test.pipe(Effect.provide(Sandbox.layer({ limits: false }))))
+ * // Output: [ 503, 503, 200 ]
+ * ```
  *
  * @since 0.1.0
  * @category layers

@@ -1,4 +1,4 @@
-import type { HttpClientResponse } from "@effect/platform"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Duration, Either, Option, ParseResult, Schema } from "effect"
 import { BitgetApiError, BitgetDecodeError, BitgetHttpError, BitgetRequestError } from "../BitgetError.js"
 import { label } from "../Endpoint.js"

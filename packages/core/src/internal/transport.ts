@@ -1,4 +1,4 @@
-import type { HttpClientError } from "@effect/platform"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
 import { BitgetTransportError } from "../BitgetError.js"
 
 const notSentCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"])

@@ -6,7 +6,7 @@
  * process to read) and serves until stopped with Ctrl+C or SIGTERM. The RSA
  * private key is printed or written only on request.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect, Either } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"

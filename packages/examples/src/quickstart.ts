@@ -1,8 +1,3 @@
-/**
- * The README's example, runnable: `npx pnpm@10 --filter @bitget-effect/demo quickstart`
- * against any server that speaks the API (BITGET_BASE_URL and credentials from
- * BITGET_API_KEY, BITGET_API_SECRET, BITGET_API_PASSPHRASE).
- */
 import { FundNetFlow, Symbols, TaxRecords } from "@bitget-effect/core"
 import { BitgetNode } from "@bitget-effect/platform-node"
 import { DateTime, Effect, Stream } from "effect"
@@ -20,4 +15,5 @@ const program = Effect.gen(function*() {
   yield* Effect.log(`${symbols.length} symbols, ${flow.length} flow points, ${records} tax records`)
 })
 
-program.pipe(Effect.provide(BitgetNode.layerConfig()), Effect.runPromise)
+// credentials and base URL from BITGET_* variables; a failure ends in one or two readable lines
+program.pipe(Effect.provide(BitgetNode.layerConfig()), BitgetNode.runMain)

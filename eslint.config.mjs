@@ -1,0 +1,43 @@
+// Lint and formatting for the whole workspace: typescript-eslint's recommended rules and Effect's dprint
+// formatting (the style of Effect's own packages), plus the rules below.
+import effect from "@effect/eslint-plugin"
+import tseslint from "typescript-eslint"
+
+const barrel = (name) => ({
+  name,
+  message: `Import the module (e.g. ${name}/HttpClient): the barrel pulls every module's types (DOM, ws) into users' ` +
+    "type-checks and every module into their cold start."
+})
+
+export default tseslint.config(
+  { ignores: ["**/dist/", "**/build/", "**/.tshy/", "**/.tshy-build/", "packages/*/docs/", "scratchpad/"] },
+  ...tseslint.configs.recommended,
+  ...effect.configs.dprint,
+  {
+    rules: {
+      "@effect/dprint": ["error", {
+        config: {
+          indentWidth: 2,
+          lineWidth: 120,
+          semiColons: "asi",
+          quoteStyle: "alwaysDouble",
+          trailingCommas: "never",
+          operatorPosition: "maintain",
+          "arrowFunction.useParentheses": "force"
+        }
+      }],
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/array-type": ["error", { default: "generic", readonly: "generic" }]
+    }
+  },
+  {
+    // the published libraries: no console (Effect's logger instead), no barrel imports of the platform packages
+    files: ["packages/{core,platform-node,sandbox}/src/**/*.ts"],
+    ignores: ["packages/sandbox/src/bin/**"],
+    rules: {
+      "no-console": "error",
+      "no-restricted-imports": ["error", { paths: [barrel("@effect/platform"), barrel("@effect/platform-node")] }]
+    }
+  }
+)

@@ -1,0 +1,55 @@
+import { assert, describe, it } from "@effect/vitest"
+import { existsSync } from "node:fs"
+import { join, normalize } from "node:path"
+import { blocks, exampleFiles, guides, isTypeScript, read, root } from "../tools/markdown.js"
+
+const rootScripts = Object.keys((JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts)
+const sandboxUsage = read("packages/sandbox/src/bin/bitget-sandbox.ts")
+
+describe("the guides", () => {
+  const files = guides()
+
+  it("show every TypeScript example as a real file, block and file equal", () => {
+    const shown = new Set<string>()
+    for (const file of files) {
+      for (const block of blocks(read(file)).filter(isTypeScript)) {
+        assert.isDefined(block.file, `${file}: a TypeScript block without <!-- example: … --> above it`)
+        assert.match(block.file!, /^packages\/examples\/(src|test)\/[\w-]+\.(test\.)?ts$/, `${file}: ${block.file}`)
+        assert.strictEqual(block.code, read(block.file!), `${file}: the block differs from ${block.file} (run npx -y pnpm@10 docs)`)
+        shown.add(block.file!)
+      }
+    }
+    assert.deepStrictEqual([...exampleFiles()].filter((f) => !shown.has(f)), [], "example files no guide shows")
+  })
+
+  it("link only to files inside the repository", () => {
+    for (const file of files) {
+      const text = read(file)
+      assert.notMatch(text, /shared\/(spec|DESIGN)|\.\.\/shared/, `${file} points at design files outside the repository`)
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue
+        const resolved = normalize(join(root, file, "..", target!))
+        assert.isTrue(resolved.startsWith(root), `${file}: ${target} leads outside the repository`)
+        assert.isTrue(existsSync(resolved), `${file}: ${target} does not exist`)
+      }
+    }
+  })
+
+  it("give commands that run as pasted: npx -y, real scripts, real sandbox flags", () => {
+    for (const file of files) {
+      for (const block of blocks(read(file)).filter((b) => b.lang === "sh")) {
+        for (const line of block.code.split("\n")) {
+          assert.notMatch(line, /npx pnpm/, `${file}: "${line}" needs npx -y (no terminal answers npx's prompt in CI)`)
+          for (const [, script] of line.matchAll(/npx -y pnpm@10 (?:--silent )?([\w:-]+)/g)) {
+            if (script === "install" || script === "--filter") continue
+            assert.include(rootScripts, script, `${file}: "${line}" runs a script the root package.json does not have`)
+          }
+          const sandboxArgs = /(?:bitget-sandbox|pnpm@10 sandbox)(.*)$/.exec(line)?.[1] ?? ""
+          for (const [name] of sandboxArgs.matchAll(/--[\w-]+/g)) {
+            assert.include(sandboxUsage, `"${name.slice(2)}"`, `${file}: bitget-sandbox has no ${name}`)
+          }
+        }
+      }
+    }
+  })
+})
