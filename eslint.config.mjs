@@ -28,8 +28,16 @@ export default tseslint.config(
       }],
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
-      "@typescript-eslint/array-type": ["error", { default: "generic", readonly: "generic" }]
+      "@typescript-eslint/array-type": ["error", { default: "generic", readonly: "generic" }],
+      // Effect's style: `declare namespace X { interface Service }` beside a tag, `{}` for a variant without fields
+      "@typescript-eslint/no-namespace": "off",
+      "@typescript-eslint/no-empty-object-type": ["error", { allowObjectTypes: "always" }]
     }
+  },
+  {
+    // CommonJS fixtures use require() on purpose
+    files: ["**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" }
   },
   {
     // the published libraries: no console (Effect's logger instead), no barrel imports of the platform packages

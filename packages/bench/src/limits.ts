@@ -62,14 +62,19 @@ const run = <E>(sandbox: Sandbox.Sandbox.Service, drive: Effect.Effect<void, E>)
 
 /** Keeps `width` callers busy on one call, forever. */
 const pressure = <A, E, R>(call: Effect.Effect<A, E, R>, width: number) =>
-  Effect.all(Array.from({ length: width }, () => Effect.forever(Effect.ignore(call))), { concurrency: "unbounded", discard: true })
+  Effect.all(Array.from({ length: width }, () => Effect.forever(Effect.ignore(call))), {
+    concurrency: "unbounded",
+    discard: true
+  })
 
 const ours = (sandbox: Sandbox.Sandbox.Service) => {
   const key = sandbox.credentials.hmac
-  const layer = BitgetNode.layer({
-    baseUrl: sandbox.url,
-    credentials: Credentials.hmac({ apiKey: key.apiKey, secret: key.secret, passphrase: key.passphrase })
-  } satisfies BitgetConfig.BitgetOptionsInput)
+  const layer = BitgetNode.layer(
+    {
+      baseUrl: sandbox.url,
+      credentials: Credentials.hmac({ apiKey: key.apiKey, secret: key.secret, passphrase: key.passphrase })
+    } satisfies BitgetConfig.BitgetOptionsInput
+  )
   return Effect.gen(function*() {
     const now = yield* DateTime.now
     const taxes = TaxRecords.stream({ startTime: DateTime.subtract(now, { days: 360 }), endTime: now }).pipe(
@@ -121,7 +126,10 @@ const theirs = (sandbox: Sandbox.Sandbox.Service) =>
       Effect.forever(Effect.ignore(taxWalk)),
       pressure(call(() => exchange.privateMixGetV2MixOrderOrdersHistory({ productType: "USDT-FUTURES" })), 20),
       pressure(call(() => exchange.publicSpotGetV2SpotPublicSymbols()), 40),
-      pressure(call(() => exchange.privateUtaGetV3AccountOpenInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" })), 10)
+      pressure(
+        call(() => exchange.privateUtaGetV3AccountOpenInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" })),
+        10
+      )
     ], { concurrency: "unbounded", discard: true })
   })
 
@@ -130,7 +138,9 @@ const utilization = (figures: Figures, workload: Workload) =>
 
 const program = Effect.scoped(Effect.gen(function*() {
   const sandbox = yield* Sandbox.make({ sizes: { taxRecords: 200_000, futuresOrders: 50_000 } })
-  yield* Effect.sync(() => console.log(`sandbox ${sandbox.url}, limits on; ${warmUp} s warm-up, ${seconds} s measured per client\n`))
+  yield* Effect.sync(() =>
+    console.log(`sandbox ${sandbox.url}, limits on; ${warmUp} s warm-up, ${seconds} s measured per client\n`)
+  )
   const a = yield* run(sandbox, ours(sandbox))
   const b = yield* run(sandbox, theirs(sandbox))
   const pad = (text: string, width: number) => text.padEnd(width)
@@ -143,8 +153,12 @@ const program = Effect.scoped(Effect.gen(function*() {
     ...workloads.map((w) => `${pad(w.name, 22)}${pad(`${w.perSecond}/s`, 10)}${pad(cell(a, w), 20)}${cell(b, w)}`),
     `${pad("429s", 32)}${pad(String(a.rejected), 20)}${b.rejected}`,
     "",
-    `ccxt: mixed-workload: min-utilization=${Math.min(...workloads.map((w) => utilization(b, w))).toFixed(3)} 429s=${b.rejected}`,
-    `mixed-workload: min-utilization=${Math.min(...workloads.map((w) => utilization(a, w))).toFixed(3)} 429s=${a.rejected}`
+    `ccxt: mixed-workload: min-utilization=${
+      Math.min(...workloads.map((w) => utilization(b, w))).toFixed(3)
+    } 429s=${b.rejected}`,
+    `mixed-workload: min-utilization=${
+      Math.min(...workloads.map((w) => utilization(a, w))).toFixed(3)
+    } 429s=${a.rejected}`
   ]
   yield* Effect.sync(() => console.log(lines.join("\n")))
 }))

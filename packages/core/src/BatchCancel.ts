@@ -6,8 +6,8 @@
  * @since 0.1.0
  */
 import { Effect, Either, Option, Schema } from "effect"
-import type { BitgetError, BitgetRequestError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
+import type { BitgetError, BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { requestError } from "./internal/envelope.js"
 import { ClientOid, ListOrEmpty, Maybe, NonBlank, NumericId } from "./Schemas.js"
@@ -110,7 +110,8 @@ const checkBatch = (
     if (own !== kind) {
       issues.push({
         path: ["orderList", index],
-        message: `a batch must not mix orderId and clientOid (orderList[0] uses ${kind}, orderList[${index}] uses ${own}); ` +
+        message:
+          `a batch must not mix orderId and clientOid (orderList[0] uses ${kind}, orderList[${index}] uses ${own}); ` +
           "the exchange silently fails the clientOid orders of a mixed batch"
       })
       return
@@ -154,7 +155,9 @@ export const BatchCancelRequest = Schema.Struct({
   symbol: Schema.optional(NonBlank),
   batchMode: Schema.optional(BatchMode),
   orderList: Schema.Array(OrderRef)
-}).annotations({ identifier: "BatchCancelFields" }).pipe(Schema.filter(checkBatch)).annotations({ identifier: "BatchCancelRequest" })
+}).annotations({ identifier: "BatchCancelFields" }).pipe(Schema.filter(checkBatch)).annotations({
+  identifier: "BatchCancelRequest"
+})
 
 /**
  * The request type.
@@ -324,7 +327,8 @@ export const batchCancelOrders = (
     Effect.map((response) => account(request, response)),
     Effect.catchTag(
       "BitgetApiError",
-      (error) => error.code === allFailedCode ? Effect.succeed(allFailed(request, error.code, error.msg)) : Effect.fail(error)
+      (error) =>
+        error.code === allFailedCode ? Effect.succeed(allFailed(request, error.code, error.msg)) : Effect.fail(error)
     )
   )
 

@@ -9,7 +9,20 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Clock, Context, DateTime, Duration, Effect, FiberRef, Layer, Metric, Option, Redacted, Ref, Schema } from "effect"
+import {
+  Clock,
+  Context,
+  DateTime,
+  Duration,
+  Effect,
+  FiberRef,
+  Layer,
+  Metric,
+  Option,
+  Redacted,
+  Ref,
+  Schema
+} from "effect"
 import { BitgetConfig } from "./BitgetConfig.js"
 import type { BitgetError } from "./BitgetError.js"
 import { BitgetDecodeError, BitgetRequestError, BitgetTransportError } from "./BitgetError.js"
@@ -37,7 +50,9 @@ export const credentialHeaders: ReadonlyArray<string> = ["access-key", "access-s
  * @since 0.1.0
  * @category services
  */
-export class BitgetClient extends Context.Tag("@bitget-effect/core/BitgetClient")<BitgetClient, BitgetClient.Service>() {}
+export class BitgetClient
+  extends Context.Tag("@bitget-effect/core/BitgetClient")<BitgetClient, BitgetClient.Service>()
+{}
 
 /**
  * The types that belong to the `BitgetClient` service.
@@ -149,7 +164,10 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
     ) =>
       Effect.gen(function*() {
         const name = label(endpoint)
-        const permit = yield* limiter.take({ name: endpoint.name, label: name, rateLimit: endpoint.rateLimit }, identity)
+        const permit = yield* limiter.take(
+          { name: endpoint.name, label: name, rateLimit: endpoint.rateLimit },
+          identity
+        )
         const url = `${config.baseUrl}${endpoint.path}${query.sent === "" ? "" : `?${query.sent}`}`
         const headers: Record<string, string> = { ...baseHeaders }
         if (endpoint.method === "POST" || credentials !== undefined) headers["Content-Type"] = "application/json"
@@ -183,7 +201,12 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       const after = yield* Clock.currentTimeMillis
       const server = yield* Schema.decodeUnknown(TimeEndpoint.ServerTime)(data).pipe(
         Effect.mapError((error) =>
-          new BitgetDecodeError({ endpoint: label(TimeEndpoint.endpoint), status: 200, issue: describeParseError(error), excerpt: "" })
+          new BitgetDecodeError({
+            endpoint: label(TimeEndpoint.endpoint),
+            status: 200,
+            issue: describeParseError(error),
+            excerpt: ""
+          })
         )
       )
       const value = DateTime.toEpochMillis(server.serverTime) - Math.round((before + after) / 2)
@@ -203,11 +226,13 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
           ? Option.getOrUndefined(config.credentials)
           : yield* Option.match(config.credentials, {
             onNone: () =>
-              Effect.fail(new BitgetRequestError({
-                endpoint: name,
-                reason: "NoCredentials",
-                issue: "this operation is signed and needs credentials"
-              })),
+              Effect.fail(
+                new BitgetRequestError({
+                  endpoint: name,
+                  reason: "NoCredentials",
+                  issue: "this operation is signed and needs credentials"
+                })
+              ),
             onSome: Effect.succeed
           })
         const prepared = yield* prepare(endpoint, input)
@@ -230,7 +255,9 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
     }
 
     if (config.syncClockOnStart) {
-      yield* syncClock.pipe(Effect.catchAll((error) => Effect.logWarning(`clock sync at start failed: ${error.message}`)))
+      yield* syncClock.pipe(
+        Effect.catchAll((error) => Effect.logWarning(`clock sync at start failed: ${error.message}`))
+      )
     }
     return BitgetClient.of({ execute, clockOffset: Ref.get(offset), syncClock })
   })
@@ -255,4 +282,5 @@ export const layer: Layer.Layer<BitgetClient, never, BitgetConfig | Signer | Htt
 export const execute = <I, A, EI extends object, EA>(
   endpoint: Endpoint<I, A, EI, EA>,
   input: I
-): Effect.Effect<A, BitgetError, BitgetClient> => Effect.flatMap(BitgetClient, (client) => client.execute(endpoint, input))
+): Effect.Effect<A, BitgetError, BitgetClient> =>
+  Effect.flatMap(BitgetClient, (client) => client.execute(endpoint, input))

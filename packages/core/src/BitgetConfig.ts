@@ -152,11 +152,19 @@ const credentialsConfig = (prefix: string): Config.Config<Option.Option<Credenti
       if ([apiKey, passphrase, secret, privateKeyPem].every(Option.isNone)) return Either.right(Option.none())
       if (Option.isSome(apiKey) && Option.isSome(passphrase)) {
         if (Option.isSome(secret)) {
-          return Either.right(Option.some(Credentials.hmac({ apiKey: apiKey.value, passphrase: passphrase.value, secret: secret.value })))
+          return Either.right(
+            Option.some(Credentials.hmac({ apiKey: apiKey.value, passphrase: passphrase.value, secret: secret.value }))
+          )
         }
         if (Option.isSome(privateKeyPem)) {
           return Either.right(
-            Option.some(Credentials.rsa({ apiKey: apiKey.value, passphrase: passphrase.value, privateKeyPem: privateKeyPem.value }))
+            Option.some(
+              Credentials.rsa({
+                apiKey: apiKey.value,
+                passphrase: passphrase.value,
+                privateKeyPem: privateKeyPem.value
+              })
+            )
           )
         }
       }

@@ -33,7 +33,21 @@ const kinds: ReadonlyArray<readonly [ErrorKind, ReadonlyArray<string>]> = [
   ["Environment", ["40099"]],
   [
     "Parameter",
-    ["40007", "40017", "40019", "40020", "40034", "40053", "00001", "70008", "40705", "40704", "40912", "40924", "60001"]
+    [
+      "40007",
+      "40017",
+      "40019",
+      "40020",
+      "40034",
+      "40053",
+      "00001",
+      "70008",
+      "40705",
+      "40704",
+      "40912",
+      "40924",
+      "60001"
+    ]
   ],
   ["NotFound", ["43001", "43004", "45057", "40404"]],
   ["Order", ["45055", "40837", "43023", "45068", "40890", "43030", "43031"]],
@@ -228,7 +242,8 @@ const credentialVariables = "BITGET_API_KEY, BITGET_API_SECRET (or BITGET_RSA_PR
 
 const kindHints: { readonly [K in ErrorKind]: string | undefined } = {
   Auth: `check the API key, its secret (or RSA key) and passphrase: ${credentialVariables}`,
-  ClockSkew: "the local clock is more than 30 s off the exchange's: sync it, or set syncClockOnStart (BITGET_SYNC_CLOCK=true)",
+  ClockSkew:
+    "the local clock is more than 30 s off the exchange's: sync it, or set syncClockOnStart (BITGET_SYNC_CLOCK=true)",
   Permission: "the API key lacks a permission this call needs, or this address is not on the key's IP whitelist",
   Environment: "demo keys need demoTrading on (BITGET_DEMO_TRADING=true) and live keys need it off",
   Parameter: "the exchange refused a parameter; its message names it",

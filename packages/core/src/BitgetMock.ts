@@ -144,7 +144,10 @@ export const layer = (
         const encoded = yield* response.respond(params)
         return yield* Effect.orDie(Schema.decodeUnknown(endpoint.response)(encoded))
       })
-    return Context.make(BitgetClient.BitgetClient, BitgetClient.BitgetClient.of({ execute, clockOffset: Effect.succeed(0), syncClock: Effect.succeed(0) })).pipe(
+    return Context.make(
+      BitgetClient.BitgetClient,
+      BitgetClient.BitgetClient.of({ execute, clockOffset: Effect.succeed(0), syncClock: Effect.succeed(0) })
+    ).pipe(
       Context.add(BitgetMock, BitgetMock.of({ calls: Ref.get(calls) }))
     )
   }))

@@ -6,8 +6,8 @@
  */
 import type { Effect } from "effect"
 import { Schema } from "effect"
-import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
+import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { Decimal, NonBlank, Timestamp } from "./Schemas.js"
 

@@ -6,11 +6,23 @@
  * @since 0.1.0
  */
 import { Clock, DateTime, Effect, Option, Schema, Stream } from "effect"
-import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
+import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import * as Paginate from "./internal/paginate.js"
-import { ClientOid, Decimal, IntString, ListOrEmpty, Maybe, NonBlank, NumericId, OpenEnum, QueryTimestamp, Timestamp, checkWindow } from "./Schemas.js"
+import {
+  checkWindow,
+  ClientOid,
+  Decimal,
+  IntString,
+  ListOrEmpty,
+  Maybe,
+  NonBlank,
+  NumericId,
+  OpenEnum,
+  QueryTimestamp,
+  Timestamp
+} from "./Schemas.js"
 
 /**
  * The product types the request accepts.
@@ -440,7 +452,10 @@ export const stream = (
     id: (record: FuturesOrder) => record.orderId,
     time: (record: FuturesOrder) => record.cTime
   }
-  const page = (times: { readonly startTime?: DateTime.Utc; readonly endTime?: DateTime.Utc }, cursor: Option.Option<string>) =>
+  const page = (
+    times: { readonly startTime?: DateTime.Utc; readonly endTime?: DateTime.Utc },
+    cursor: Option.Option<string>
+  ) =>
     ordersHistory({ ...filters, ...times, limit: pageSize, ...Paginate.cursorParam(cursor) })
       .pipe(Effect.map((result) => ({ items: result.entrustedList, next: result.endId })))
   return Stream.unwrap(Effect.gen(function*() {
@@ -452,7 +467,8 @@ export const stream = (
         ...common,
         windows: [open],
         // the window's end is sent only when the caller set it or a stalled cursor narrowed it
-        fetch: (window, cursor) => page(window.end === open.end && endTime === undefined ? {} : { endTime: window.end }, cursor)
+        fetch: (window, cursor) =>
+          page(window.end === open.end && endTime === undefined ? {} : { endTime: window.end }, cursor)
       })
     }
     const oldest = DateTime.add(DateTime.subtract(now, { days: historyDays }), { minutes: 1 })

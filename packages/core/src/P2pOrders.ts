@@ -4,11 +4,24 @@
  * @since 0.1.0
  */
 import { DateTime, Effect, Schema, Stream } from "effect"
-import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
+import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import * as Paginate from "./internal/paginate.js"
-import { Decimal, IntString, ListOrEmpty, Maybe, NonBlank, NumericId, OpenEnum, OptionalObject, QueryTimestamp, Timestamp, checkWindow, isAbsent } from "./Schemas.js"
+import {
+  checkWindow,
+  Decimal,
+  IntString,
+  isAbsent,
+  ListOrEmpty,
+  Maybe,
+  NonBlank,
+  NumericId,
+  OpenEnum,
+  OptionalObject,
+  QueryTimestamp,
+  Timestamp
+} from "./Schemas.js"
 
 /**
  * The most days between `startTime` and `endTime`.
@@ -292,7 +305,13 @@ export const stream = (
       id: (record) => record.orderId,
       time: (record) => record.ctime,
       fetch: (window, cursor) =>
-        p2pOrders({ ...filters, startTime: window.start, endTime: window.end, limit: pageSize, ...Paginate.cursorParam(cursor) })
+        p2pOrders({
+          ...filters,
+          startTime: window.start,
+          endTime: window.end,
+          limit: pageSize,
+          ...Paginate.cursorParam(cursor)
+        })
           .pipe(Effect.map((page) => ({ items: page.orderList, next: page.minOrderId })))
     })))
 }

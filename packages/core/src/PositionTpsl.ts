@@ -6,8 +6,8 @@
  */
 import type { Effect } from "effect"
 import { Schema } from "effect"
-import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
+import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { ClientOid, Maybe, NonBlank, NonNegativeDecimal, PositiveDecimal } from "./Schemas.js"
 
@@ -180,7 +180,10 @@ export type PlanKind = typeof PlanKind.Type
  * @category utils
  */
 export const planKinds = (
-  request: Pick<PositionTpslRequest, "stopSurplusTriggerPrice" | "stopSurplusSize" | "stopLossTriggerPrice" | "stopLossSize">
+  request: Pick<
+    PositionTpslRequest,
+    "stopSurplusTriggerPrice" | "stopSurplusSize" | "stopLossTriggerPrice" | "stopLossSize"
+  >
 ): ReadonlyArray<PlanKind> => {
   const kinds: Array<PlanKind> = []
   if (request.stopSurplusTriggerPrice !== undefined) {

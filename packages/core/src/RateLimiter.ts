@@ -157,7 +157,9 @@ export interface RateLimitOptions {
  * @since 0.1.0
  * @category metrics
  */
-export const waits = Metric.counter("bitget_rate_limit_waits", { description: "calls delayed by the client-side rate limiter" })
+export const waits = Metric.counter("bitget_rate_limit_waits", {
+  description: "calls delayed by the client-side rate limiter"
+})
 
 /**
  * Counts answers of the exchange that said "too many requests" (HTTP 429 and
@@ -262,7 +264,9 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
             )
           }
           return waited + answer.millis > maxWaitMillis
-            ? Effect.fail(new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) }))
+            ? Effect.fail(
+              new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) })
+            )
             : Effect.zipRight(Effect.sleep(Duration.millis(answer.millis)), loop(waited + answer.millis))
         })
       return loop(0)
@@ -273,7 +277,13 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
         // the endpoint's own slot is taken last, so nothing delays the send after it is granted
         return acquire(endpoint.label, "ip:*", ipCeiling.limit, ipCeiling.window, 0).pipe(
           Effect.zipRight(
-            acquire(endpoint.label, bucketKey(endpoint.name, endpoint.rateLimit.scope, identity), limit.limit, limit.window, smoothing)
+            acquire(
+              endpoint.label,
+              bucketKey(endpoint.name, endpoint.rateLimit.scope, identity),
+              limit.limit,
+              limit.window,
+              smoothing
+            )
           )
         )
       }

@@ -37,7 +37,8 @@ export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
 const parseDecimal = (input: string | number, ast: SchemaAST.AST) => {
   const text = typeof input === "number" ? (Number.isFinite(input) ? input.toString() : "") : input.trim()
   return Option.match(text === "" ? Option.none() : BigDecimal.fromString(text), {
-    onNone: () => ParseResult.fail(new ParseResult.Type(ast, input, `Expected a decimal number, got ${JSON.stringify(input)}`)),
+    onNone: () =>
+      ParseResult.fail(new ParseResult.Type(ast, input, `Expected a decimal number, got ${JSON.stringify(input)}`)),
     onSome: ParseResult.succeed
   })
 }
@@ -98,7 +99,9 @@ export const Timestamp: Schema.Schema<DateTime.Utc, string | number> = Schema.tr
       const millis = millisPattern.test(text) ? Number(text) : Number.NaN
       return Option.match(Number.isSafeInteger(millis) ? DateTime.make(millis) : Option.none(), {
         onNone: () =>
-          ParseResult.fail(new ParseResult.Type(ast, input, `Expected a millisecond timestamp, got ${JSON.stringify(input)}`)),
+          ParseResult.fail(
+            new ParseResult.Type(ast, input, `Expected a millisecond timestamp, got ${JSON.stringify(input)}`)
+          ),
         onSome: ParseResult.succeed
       })
     },
@@ -149,7 +152,9 @@ export const OptionalObject = <A, I>(schema: Schema.Schema<A, I>) =>
     Schema.transformOrFail(Schema.Unknown, Schema.OptionFromSelf(Schema.typeSchema(schema)), {
       strict: true,
       decode: (value) =>
-        isAbsent(value) ? ParseResult.succeed(Option.none()) : ParseResult.map(ParseResult.decodeUnknown(schema)(value), Option.some),
+        isAbsent(value)
+          ? ParseResult.succeed(Option.none())
+          : ParseResult.map(ParseResult.decodeUnknown(schema)(value), Option.some),
       encode: (value) =>
         Option.match(value, { onNone: () => ParseResult.succeed(null), onSome: ParseResult.encode(schema) })
     }),
@@ -223,7 +228,8 @@ export const OpenEnum = <const L extends ReadonlyArray<string>>(
     Schema.Union(Schema.Literal(...literals), Schema.typeSchema(Unrecognized)),
     {
       strict: true,
-      decode: (raw) => known.get(options?.caseInsensitive ? raw.toLowerCase() : raw) ?? new Unrecognized({ value: raw }),
+      decode: (raw) =>
+        known.get(options?.caseInsensitive ? raw.toLowerCase() : raw) ?? new Unrecognized({ value: raw }),
       encode: (value) => (typeof value === "string" ? value : value.value)
     }
   )
@@ -254,7 +260,9 @@ export const isKnown = <L extends string>(value: OpenEnum<L>): value is L => typ
  * @since 0.1.0
  * @category enums
  */
-export const enumText = <L extends string>(value: OpenEnum<L>): string => (typeof value === "string" ? value : value.value)
+export const enumText = <L extends string>(
+  value: OpenEnum<L>
+): string => (typeof value === "string" ? value : value.value)
 
 /**
  * A numeric id (orders, records): a string of decimal digits, since ids exceed
@@ -316,13 +324,15 @@ export const IntString = (min: number, max: number) =>
  * @since 0.1.0
  * @category time
  */
-export const checkWindow = (maxDays: number) =>
-(value: { readonly startTime?: DateTime.Utc | undefined; readonly endTime?: DateTime.Utc | undefined }):
-  | true
-  | string => {
-  const { endTime, startTime } = value
-  if (startTime === undefined || endTime === undefined) return true
-  const span = DateTime.toEpochMillis(endTime) - DateTime.toEpochMillis(startTime)
-  if (span < 0) return "startTime must not be after endTime"
-  return span <= maxDays * 86_400_000 || `startTime to endTime must be at most ${maxDays} days`
-}
+export const checkWindow =
+  (maxDays: number) =>
+  (value: { readonly startTime?: DateTime.Utc | undefined; readonly endTime?: DateTime.Utc | undefined }):
+    | true
+    | string =>
+  {
+    const { endTime, startTime } = value
+    if (startTime === undefined || endTime === undefined) return true
+    const span = DateTime.toEpochMillis(endTime) - DateTime.toEpochMillis(startTime)
+    if (span < 0) return "startTime must not be after endTime"
+    return span <= maxDays * 86_400_000 || `startTime to endTime must be at most ${maxDays} days`
+  }

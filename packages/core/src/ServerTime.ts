@@ -5,8 +5,8 @@
  * @since 0.1.0
  */
 import type { Effect } from "effect"
-import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
+import type { BitgetError } from "./BitgetError.js"
 import * as internal from "./internal/serverTime.js"
 
 /**

@@ -81,4 +81,6 @@ export const prehash = (parts: {
   readonly query: string
   readonly body: string
 }): string =>
-  `${parts.timestamp}${parts.method.toUpperCase()}${parts.path}${parts.query === "" ? "" : `?${parts.query}`}${parts.body}`
+  `${parts.timestamp}${parts.method.toUpperCase()}${parts.path}${
+    parts.query === "" ? "" : `?${parts.query}`
+  }${parts.body}`

@@ -5,8 +5,8 @@
  */
 import type { Effect } from "effect"
 import { Option, Schema } from "effect"
-import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
+import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { Decimal, Maybe, OpenEnum, Timestamp } from "./Schemas.js"
 

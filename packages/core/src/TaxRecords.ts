@@ -6,11 +6,21 @@
  */
 import type { DateTime, Stream } from "effect"
 import { Effect, Option, Schema } from "effect"
-import type { BitgetError } from "./BitgetError.js"
 import * as BitgetClient from "./BitgetClient.js"
+import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import * as Paginate from "./internal/paginate.js"
-import { Decimal, IntString, Maybe, NonBlank, NumericId, OpenEnum, QueryTimestamp, Timestamp, checkWindow } from "./Schemas.js"
+import {
+  checkWindow,
+  Decimal,
+  IntString,
+  Maybe,
+  NonBlank,
+  NumericId,
+  OpenEnum,
+  QueryTimestamp,
+  Timestamp
+} from "./Schemas.js"
 
 /**
  * Every record type the exchange documents, each exactly as written.

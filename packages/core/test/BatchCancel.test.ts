@@ -108,9 +108,7 @@ describe("batchCancelOrders: the result", () => {
   })
 
   it.effect("reads null or missing lists as empty, and null ids as none", () => {
-    const { layer } = exchange(() =>
-      ok({ successList: [{ orderId: "1", clientOid: null }], failureList: null })
-    )
+    const { layer } = exchange(() => ok({ successList: [{ orderId: "1", clientOid: null }], failureList: null }))
     return Effect.gen(function*() {
       const result = yield* BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "1" }] })
       assert.isTrue(Option.isNone(result.succeeded[0]!.clientOid))

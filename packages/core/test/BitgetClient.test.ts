@@ -5,7 +5,17 @@ import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
 import * as Credentials from "../src/Credentials.js"
 import * as Endpoint from "../src/Endpoint.js"
-import { assertSigned, baseUrl, credentials, exchange, expectedSignature, fail, hmacSecret, ok, syncSigner } from "./support.js"
+import {
+  assertSigned,
+  baseUrl,
+  credentials,
+  exchange,
+  expectedSignature,
+  fail,
+  hmacSecret,
+  ok,
+  syncSigner
+} from "./support.js"
 
 const Echo = Schema.Struct({ value: Schema.String })
 
@@ -15,7 +25,11 @@ const signedGet = Endpoint.get({
   auth: "signed",
   rateLimit: { limit: 10, window: "1 second", scope: "uid" },
   idempotency: "idempotent",
-  request: Schema.Struct({ symbol: Schema.String, coin: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) }),
+  request: Schema.Struct({
+    symbol: Schema.String,
+    coin: Schema.optional(Schema.String),
+    limit: Schema.optional(Schema.String)
+  }),
   response: Echo
 })
 
@@ -86,7 +100,10 @@ describe("signing", () => {
       yield* BitgetClient.execute(signedGet, { symbol: "BTCUSDT" })
       yield* TestClock.adjust("1500 millis")
       yield* BitgetClient.execute(signedGet, { symbol: "BTCUSDT" })
-      assert.strictEqual(Number(requests[1]!.headers["access-timestamp"]) - Number(requests[0]!.headers["access-timestamp"]), 1500)
+      assert.strictEqual(
+        Number(requests[1]!.headers["access-timestamp"]) - Number(requests[0]!.headers["access-timestamp"]),
+        1500
+      )
       assert.notStrictEqual(requests[0]!.headers["access-sign"], requests[1]!.headers["access-sign"])
     }).pipe(Effect.provide(layer))
   })
@@ -102,7 +119,9 @@ describe("signing", () => {
       yield* BitgetClient.execute(signedGet, { symbol: "BTC$USDT" }).pipe(Effect.provide(layer))
       const request = requests[0]!
       const prehash = `${request.headers["access-timestamp"]}GET/api/v2/test/get?symbol=BTC$USDT`
-      assert.isTrue(verify("sha256", Buffer.from(prehash), publicKey, Buffer.from(request.headers["access-sign"]!, "base64")))
+      assert.isTrue(
+        verify("sha256", Buffer.from(prehash), publicKey, Buffer.from(request.headers["access-sign"]!, "base64"))
+      )
     })
   })
 })
@@ -194,7 +213,8 @@ describe("errors", () => {
     Effect.gen(function*() {
       const error = yield* failure(() => ({
         status: 400,
-        body: "{\"code\":\"40008\",\"msg\":\"Request timestamp expired\",\"requestTime\":\"1700000000000\",\"data\":null}"
+        body:
+          "{\"code\":\"40008\",\"msg\":\"Request timestamp expired\",\"requestTime\":\"1700000000000\",\"data\":null}"
       }))
       assert.strictEqual(error._tag === "BitgetApiError" && error.kind, "ClockSkew")
       assert.isTrue(error._tag === "BitgetApiError" && Option.isSome(error.requestTime))
@@ -253,7 +273,9 @@ describe("errors", () => {
       assert.include(error.excerpt, "<redacted>")
     }))
 
-  const transport = (error: (request: Parameters<Parameters<typeof HttpClient.make>[0]>[0]) => HttpClientError.HttpClientError) =>
+  const transport = (
+    error: (request: Parameters<Parameters<typeof HttpClient.make>[0]>[0]) => HttpClientError.HttpClientError
+  ) =>
     BitgetClient.layer.pipe(
       Layer.provide(Layer.mergeAll(
         Layer.succeed(HttpClient.HttpClient, HttpClient.make((request) => Effect.fail(error(request)))),
@@ -329,7 +351,9 @@ describe("secrets", () => {
         Effect.provide(Layer.merge(layer, recording))
       )
       const signature = requests[0]!.headers["access-sign"]!
-      const spanText = JSON.stringify(spans.map((s) => Object.fromEntries(Object.entries(s).map(([k, v]) => [k, String(v)]))))
+      const spanText = JSON.stringify(
+        spans.map((s) => Object.fromEntries(Object.entries(s).map(([k, v]) => [k, String(v)])))
+      )
       const texts = [error.message, JSON.stringify(error), String(error), spanText]
       for (const text of texts) {
         for (const secret of [...secretValues, signature]) {

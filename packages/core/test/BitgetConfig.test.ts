@@ -5,7 +5,9 @@ import * as BitgetConfig from "../src/BitgetConfig.js"
 const read = (env: Record<string, string>) =>
   Effect.flatMap(BitgetConfig.BitgetConfig, Effect.succeed).pipe(
     Effect.provide(
-      BitgetConfig.layerConfig().pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" }))))
+      BitgetConfig.layerConfig().pipe(
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)), { pathDelim: "_" })))
+      )
     )
   )
 
@@ -47,7 +49,11 @@ describe("BitgetConfig", () => {
 
   it.effect("takes an RSA key when no HMAC secret is set", () =>
     Effect.gen(function*() {
-      const config = yield* read({ BITGET_API_KEY: "k", BITGET_API_PASSPHRASE: "p", BITGET_RSA_PRIVATE_KEY: "-----BEGIN PRIVATE KEY-----" })
+      const config = yield* read({
+        BITGET_API_KEY: "k",
+        BITGET_API_PASSPHRASE: "p",
+        BITGET_RSA_PRIVATE_KEY: "-----BEGIN PRIVATE KEY-----"
+      })
       assert.strictEqual(Option.getOrThrow(config.credentials).signingKey._tag, "Rsa")
     }))
 
@@ -55,7 +61,10 @@ describe("BitgetConfig", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(read({ BITGET_API_KEY: "k" }))
       assert.include(String(error), "Missing data at BITGET_API_PASSPHRASE")
-      assert.include(String(error), "set BITGET_API_KEY, BITGET_API_PASSPHRASE and BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY)")
+      assert.include(
+        String(error),
+        "set BITGET_API_KEY, BITGET_API_PASSPHRASE and BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY)"
+      )
     }))
 
   it.effect("names the variable a user sets when a value is bad, under any prefix", () =>
@@ -67,7 +76,9 @@ describe("BitgetConfig", () => {
         Effect.provide(
           BitgetConfig.BitgetConfig,
           BitgetConfig.layerConfig("DESK").pipe(
-            Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["DESK_LOCALE", "fr-FR"]]), { pathDelim: "_" })))
+            Layer.provide(
+              Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["DESK_LOCALE", "fr-FR"]]), { pathDelim: "_" }))
+            )
           )
         )
       )

@@ -54,7 +54,12 @@ describe("BitgetMock", () => {
     }).pipe(Effect.provide(BitgetMock.layer(
       BitgetMock.fail(
         Symbols.endpoint,
-        BitgetError.apiError({ endpoint: "GET /api/v2/spot/public/symbols", code: "429", msg: "Too Many Requests", status: 429 })
+        BitgetError.apiError({
+          endpoint: "GET /api/v2/spot/public/symbols",
+          code: "429",
+          msg: "Too Many Requests",
+          status: 429
+        })
       )
     ))))
 

@@ -14,11 +14,19 @@ describe("cancelOrders", () => {
       const [first, , ...rest] = body.orderList
       return ok({
         successList: rest.map((o) => ({ orderId: o.orderId ?? "9", clientOid: o.clientOid ?? "" })),
-        failureList: [{ orderId: first!.orderId ?? "", clientOid: first!.clientOid ?? "", errorMsg: "no", errorCode: "43001" }]
+        failureList: [{
+          orderId: first!.orderId ?? "",
+          clientOid: first!.clientOid ?? "",
+          errorMsg: "no",
+          errorCode: "43001"
+        }]
       })
     }, { credentials, rateLimit: { enabled: false } })
     return Effect.gen(function*() {
-      const orders = [...Array.from({ length: 120 }, (_, i) => byId(i)), ...Array.from({ length: 7 }, (_, i) => byClient(i))]
+      const orders = [
+        ...Array.from({ length: 120 }, (_, i) => byId(i)),
+        ...Array.from({ length: 7 }, (_, i) => byClient(i))
+      ]
       const { batchErrors, result } = yield* BatchCancel.cancelOrders(orders)
       const bodies = requests.map((r) => JSON.parse(r.body) as { batchMode: string; orderList: ReadonlyArray<object> })
       assert.deepStrictEqual(bodies.map((b) => b.orderList.length), [50, 50, 20, 7])

@@ -151,8 +151,20 @@ describe("p2pOrders: decoding", () => {
   })
 
   it.effect("decodes statuses case-insensitively and keeps unknown ones", () => {
-    const statuses = ["cancelled", "PAID", "paid", "Completed", "completed", "APPEAL", "pending_pay", "Pending_Pay", "refunding"]
-    const { layer } = exchange(() => ok({ orderList: statuses.map((status) => ({ ...record, status })), minOrderId: "1" }))
+    const statuses = [
+      "cancelled",
+      "PAID",
+      "paid",
+      "Completed",
+      "completed",
+      "APPEAL",
+      "pending_pay",
+      "Pending_Pay",
+      "refunding"
+    ]
+    const { layer } = exchange(() =>
+      ok({ orderList: statuses.map((status) => ({ ...record, status })), minOrderId: "1" })
+    )
     return Effect.gen(function*() {
       const page = yield* P2pOrders.p2pOrders()
       assert.deepStrictEqual(page.orderList.map((order) => order.status), [
@@ -183,7 +195,10 @@ describe("p2pOrders: decoding", () => {
             paymentInfo: {
               paymethodName: "",
               paymethodId: null,
-              paymethodInfo: [{ name: "QR", required: "sometimes", type: "image", value: "" }, { name: "Id", required: "no" }]
+              paymethodInfo: [{ name: "QR", required: "sometimes", type: "image", value: "" }, {
+                name: "Id",
+                required: "no"
+              }]
             }
           },
           { ...record, paymentInfo: null },
@@ -243,7 +258,10 @@ describe("p2pOrders: decoding", () => {
       const page = yield* P2pOrders.p2pOrders()
       assert.deepStrictEqual(
         page.orderList.map((order) => [DateTime.toEpochMillis(order.ctime), DateTime.toEpochMillis(order.utime)]),
-        [[1_700_000_000_000, 1_700_000_300_000], [1_600_000_000_000, 1_600_000_000_001], [1_600_000_000_002, 1_700_000_300_000]]
+        [[1_700_000_000_000, 1_700_000_300_000], [1_600_000_000_000, 1_600_000_000_001], [
+          1_600_000_000_002,
+          1_700_000_300_000
+        ]]
       )
     }).pipe(Effect.provide(layer))
   })
@@ -275,7 +293,9 @@ describe("p2pOrders: errors", () => {
       const missingStart = yield* Effect.flip(P2pOrders.p2pOrders()).pipe(
         Effect.provide(exchange(() => fail(400, "60001", "StartTime not empty")).layer)
       )
-      if (missingStart._tag !== "BitgetApiError") return assert.fail(`expected BitgetApiError, got ${missingStart._tag}`)
+      if (missingStart._tag !== "BitgetApiError") {
+        return assert.fail(`expected BitgetApiError, got ${missingStart._tag}`)
+      }
       assert.strictEqual(missingStart.kind, "Parameter")
       assert.strictEqual(missingStart.msg, "StartTime not empty")
     }).pipe(Effect.provide(layer))

@@ -155,9 +155,10 @@ describe("placePositionTpsl: errors", () => {
       assert.strictEqual(error.kind, "Order")
       assert.strictEqual(error.msg, "No position to close")
       assert.strictEqual(requests.length, 1)
-      const exists = yield* Effect.flip(PositionTpsl.placePositionTpsl({ ...base, stopLossTriggerPrice: dec("1") })).pipe(
-        Effect.provide(exchange(() => fail(400, "43031", "TP/SL already exists")).layer)
-      )
+      const exists = yield* Effect.flip(PositionTpsl.placePositionTpsl({ ...base, stopLossTriggerPrice: dec("1") }))
+        .pipe(
+          Effect.provide(exchange(() => fail(400, "43031", "TP/SL already exists")).layer)
+        )
       if (exists._tag !== "BitgetApiError") return assert.fail(`expected BitgetApiError, got ${exists._tag}`)
       assert.strictEqual(exists.code, "43031")
     }).pipe(Effect.provide(layer))
@@ -184,7 +185,11 @@ describe("planKinds", () => {
       ["profit_plan", "pos_loss"]
     )
     assert.deepStrictEqual(
-      PositionTpsl.planKinds({ stopSurplusTriggerPrice: dec("1"), stopLossTriggerPrice: dec("1"), stopLossSize: dec("3") }),
+      PositionTpsl.planKinds({
+        stopSurplusTriggerPrice: dec("1"),
+        stopLossTriggerPrice: dec("1"),
+        stopLossSize: dec("3")
+      }),
       ["pos_profit", "loss_plan"]
     )
     assert.deepStrictEqual(PositionTpsl.planKinds({}), [])
@@ -201,7 +206,10 @@ describe("placePositionTpsl: validation (nothing is sent)", () => {
   it.effect("rejects each take-profit or stop-loss field given without its trigger price", () =>
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [PositionTpsl.PositionTpslRequest, string]> = [
-        [{ ...base, stopLossTriggerPrice: dec("1"), stopSurplusSize: dec("1") }, "stopSurplusSize needs stopSurplusTriggerPrice"],
+        [
+          { ...base, stopLossTriggerPrice: dec("1"), stopSurplusSize: dec("1") },
+          "stopSurplusSize needs stopSurplusTriggerPrice"
+        ],
         [
           { ...base, stopLossTriggerPrice: dec("1"), stopSurplusTriggerType: "mark_price" },
           "stopSurplusTriggerType needs stopSurplusTriggerPrice"
@@ -214,7 +222,10 @@ describe("placePositionTpsl: validation (nothing is sent)", () => {
           { ...base, stopLossTriggerPrice: dec("1"), stopSurplusClientOid: "tp" },
           "stopSurplusClientOid needs stopSurplusTriggerPrice"
         ],
-        [{ ...base, stopSurplusTriggerPrice: dec("1"), stopLossSize: dec("1") }, "stopLossSize needs stopLossTriggerPrice"],
+        [
+          { ...base, stopSurplusTriggerPrice: dec("1"), stopLossSize: dec("1") },
+          "stopLossSize needs stopLossTriggerPrice"
+        ],
         [
           { ...base, stopSurplusTriggerPrice: dec("1"), stopLossTriggerType: "fill_price" },
           "stopLossTriggerType needs stopLossTriggerPrice"

@@ -110,7 +110,9 @@ describe("RateLimiter", () => {
   it.effect("makes client calls wait for their turn (symbols: 20 per second per IP)", () => {
     const { layer, requests } = exchange(() => ok([]), { rateLimit: { smoothing: 0 } })
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(Effect.all(Array.from({ length: 21 }, () => Symbols.symbols()), { concurrency: "unbounded" }))
+      const fiber = yield* Effect.fork(
+        Effect.all(Array.from({ length: 21 }, () => Symbols.symbols()), { concurrency: "unbounded" })
+      )
       yield* TestClock.adjust("1009 millis")
       assert.strictEqual(requests.length, 20)
       yield* TestClock.adjust("1 millis")

@@ -90,7 +90,11 @@ describe("retry", () => {
 
   it.effect("retries the exchange's try-again-later codes but never auth or parameter errors", () => {
     const { layer, requests } = exchange(
-      sequence(fail(400, "40015", "System is abnormal"), ok({ value: "ok" }), fail(400, "40009", "sign signature error")),
+      sequence(
+        fail(400, "40015", "System is abnormal"),
+        ok({ value: "ok" }),
+        fail(400, "40009", "sign signature error")
+      ),
       { credentials, retry }
     )
     return Effect.gen(function*() {
@@ -156,13 +160,19 @@ describe("clock", () => {
     const { layer, requests } = exchange((request) => {
       if (request.url.pathname === "/api/v2/public/time") return ok({ serverTime: String(now + skew) })
       const stamp = Number(request.headers["access-timestamp"])
-      return Math.abs(stamp - (now + skew)) > 30_000 ? fail(400, "40008", "Request timestamp expired") : ok({ value: "ok" })
+      return Math.abs(stamp - (now + skew)) > 30_000
+        ? fail(400, "40008", "Request timestamp expired")
+        : ok({ value: "ok" })
     }, { credentials, retry: { maxAttempts: 1 } })
     return Effect.gen(function*() {
       yield* TestClock.setTime(1_700_000_000_000)
       now = 1_700_000_000_000
       assert.deepStrictEqual(yield* BitgetClient.execute(read, {}), { value: "ok" })
-      assert.deepStrictEqual(requests.map((r) => r.url.pathname), ["/api/v2/test/read", "/api/v2/public/time", "/api/v2/test/read"])
+      assert.deepStrictEqual(requests.map((r) => r.url.pathname), [
+        "/api/v2/test/read",
+        "/api/v2/public/time",
+        "/api/v2/test/read"
+      ])
       assert.strictEqual(Number(requests[2]!.headers["access-timestamp"]), now + skew)
       assert.strictEqual(yield* Effect.flatMap(BitgetClient.BitgetClient, (c) => c.clockOffset), skew)
       yield* BitgetClient.execute(read, {})

@@ -32,8 +32,14 @@ describe("canonicalQuery", () => {
 
 describe("WebCryptoSigner", () => {
   const vectors: ReadonlyArray<readonly [string, string]> = [
-    ["16273667805456POST/api/v2/mix/order/place-order{\"symbol\":\"ETHUSDT\"}", "7q0EikaFI6vj9FuQRddouLkfjADl2NLTCej2t5t/QZY="],
-    ["16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT", "RI9g5pCkEX/+tr0RueyMGckGzeuXz9BiN78aBgIEayo="],
+    [
+      "16273667805456POST/api/v2/mix/order/place-order{\"symbol\":\"ETHUSDT\"}",
+      "7q0EikaFI6vj9FuQRddouLkfjADl2NLTCej2t5t/QZY="
+    ],
+    [
+      "16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT",
+      "RI9g5pCkEX/+tr0RueyMGckGzeuXz9BiN78aBgIEayo="
+    ],
     ["1659076670000GET/api/v2/public/time", "CG16N9PfKv7IeIOr4rySPBh1MpCQL+uGmPJ9Ng/8vuY="]
   ]
   for (const [input, expected] of vectors) {
@@ -58,7 +64,9 @@ describe("WebCryptoSigner", () => {
   it.effect("fails with a typed error that does not echo a bad key", () =>
     Effect.gen(function*() {
       const pem = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleS1tYXRlcmlhbA==\n-----END PRIVATE KEY-----"
-      const error = yield* Effect.flip(WebCryptoSigner.make.sign({ _tag: "Rsa", privateKeyPem: Redacted.make(pem) }, "x"))
+      const error = yield* Effect.flip(
+        WebCryptoSigner.make.sign({ _tag: "Rsa", privateKeyPem: Redacted.make(pem) }, "x")
+      )
       assert.strictEqual(error._tag, "BitgetSignerError")
       assert.notInclude(error.message, "c2VjcmV0")
     }))

@@ -46,7 +46,9 @@ const options = { credentials }
 describe("windows", () => {
   it("splits a range into disjoint windows of at most the span, newest first or oldest first", () => {
     const range = { start: at(t0), end: at(t0 + 100 * day) }
-    const newest = windows(range, 30 * day, "newestFirst").map((w) => [DateTime.toEpochMillis(w.start), DateTime.toEpochMillis(w.end)])
+    const newest = windows(range, 30 * day, "newestFirst").map((
+      w
+    ) => [DateTime.toEpochMillis(w.start), DateTime.toEpochMillis(w.end)])
     assert.strictEqual(newest.length, 4)
     assert.deepStrictEqual(newest[0], [t0 + 70 * day, t0 + 100 * day])
     assert.deepStrictEqual(newest[1], [t0 + 40 * day - 1, t0 + 70 * day - 1])
@@ -116,9 +118,11 @@ describe("TaxRecords.stream", () => {
       )
     }, options)
     return Effect.gen(function*() {
-      const out = Chunk.toReadonlyArray(yield* Stream.runCollect(
-        TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 10 * day) })
-      ))
+      const out = Chunk.toReadonlyArray(
+        yield* Stream.runCollect(
+          TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 10 * day) })
+        )
+      )
       const ids = new Set(out.map((r) => r.id))
       assert.strictEqual(ids.size, out.length)
       assert.strictEqual(out.length, 800)
@@ -147,7 +151,8 @@ describe("TaxRecords.stream", () => {
     const records = dataset(1500, 10)
     let calls = 0
     const { layer } = exchange(
-      (request): Reply => ++calls === 3 ? fail(400, "40009", "sign signature error") : ok(pageOf(records, request, 500).map(taxRecord)),
+      (request): Reply =>
+        ++calls === 3 ? fail(400, "40009", "sign signature error") : ok(pageOf(records, request, 500).map(taxRecord)),
       options
     )
     return Effect.gen(function*() {
@@ -165,7 +170,9 @@ describe("TaxRecords.stream", () => {
   it.effect("refuses a range whose start is after its end, sending nothing", () => {
     const { layer, requests } = exchange(() => ok([]), options)
     return Effect.gen(function*() {
-      const error = yield* Effect.flip(Stream.runCollect(TaxRecords.stream({ startTime: at(t0 + day), endTime: at(t0) })))
+      const error = yield* Effect.flip(
+        Stream.runCollect(TaxRecords.stream({ startTime: at(t0 + day), endTime: at(t0) }))
+      )
       assert.strictEqual(error._tag, "BitgetRequestError")
       assert.strictEqual(requests.length, 0)
     }).pipe(Effect.provide(layer))
@@ -178,7 +185,9 @@ describe("TaxRecords.stream", () => {
       rateLimit: {}
     })
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 5 * day) })))
+      const fiber = yield* Effect.fork(
+        Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 5 * day) }))
+      )
       yield* TestClock.adjust("1009 millis")
       assert.strictEqual(requests.length, 1)
       yield* TestClock.adjust("1 millis")
@@ -220,7 +229,9 @@ describe("P2pOrders.stream", () => {
       return ok({ orderList: page.map(order), minOrderId: page.at(-1)?.id ?? "" })
     }, options)
     return Effect.gen(function*() {
-      const out = yield* Stream.runCollect(P2pOrders.stream({ startTime: at(t0), endTime: at(t0 + 200 * day), coin: "USDT" }))
+      const out = yield* Stream.runCollect(
+        P2pOrders.stream({ startTime: at(t0), endTime: at(t0 + 200 * day), coin: "USDT" })
+      )
       assert.strictEqual(new Set(Chunk.toReadonlyArray(out).map((o) => o.orderId)).size, 1234)
       assert.strictEqual(out.length, 1234)
       assert.isTrue(requests.every((r) => r.url.searchParams.get("coin") === "USDT"))

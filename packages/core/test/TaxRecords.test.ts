@@ -182,8 +182,7 @@ describe("spotRecords", () => {
   it.effect("rejects a limit above 500 before sending", () =>
     rejects({ startTime, endTime, limit: 501 }, /integer from 1 to 500/))
 
-  it.effect("rejects a fractional limit before sending", () =>
-    rejects({ startTime, endTime, limit: 2.5 }, /integer/))
+  it.effect("rejects a fractional limit before sending", () => rejects({ startTime, endTime, limit: 2.5 }, /integer/))
 
   it.effect("rejects a non-numeric idLessThan before sending", () =>
     rejects({ startTime, endTime, idLessThan: "abc" }, /numeric id/))

@@ -2,10 +2,10 @@
  * Test support: a client over an injected `HttpClient` that answers from a
  * function and records every request it was given.
  */
-import { assert } from "@effect/vitest"
 import { HttpClient, HttpClientResponse } from "@effect/platform"
-import { createHmac } from "node:crypto"
+import { assert } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
+import { createHmac } from "node:crypto"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
 import * as Credentials from "../src/Credentials.js"

@@ -25,9 +25,12 @@ import { BigDecimal, Chunk, Console, DateTime, Effect, Option, Stream } from "ef
 import { heading, table } from "./table.js"
 
 const dec = (value: BigDecimal.BigDecimal): string => Schemas.formatDecimal(value)
-const opt = <A>(value: Option.Option<A>, show: (a: A) => string): string => Option.match(value, { onNone: () => "–", onSome: show })
+const opt = <A>(value: Option.Option<A>, show: (a: A) => string): string =>
+  Option.match(value, { onNone: () => "–", onSome: show })
 const day = (time: DateTime.Utc): string => DateTime.formatIso(time).slice(0, 19).replace("T", " ")
-const known = <L extends string>(value: Schemas.OpenEnum<L>): string => (Schemas.isKnown(value) ? value : `${value.value} (new)`)
+const known = <L extends string>(
+  value: Schemas.OpenEnum<L>
+): string => (Schemas.isKnown(value) ? value : `${value.value} (new)`)
 
 const symbols = Effect.gen(function*() {
   const all = yield* Symbols.symbols()
@@ -54,7 +57,12 @@ const symbols = Effect.gen(function*() {
 const fees = Effect.gen(function*() {
   const rates = yield* TradeRates.tradeRates({ businessType: "spot" })
   yield* Console.log(heading(`Your spot fee rates: ${rates.length} symbols`))
-  yield* Console.log(table(["symbol", "maker", "taker"], rates.slice(0, 5).map((r) => [r.symbol, dec(r.makerFeeRate), dec(r.takerFeeRate)])))
+  yield* Console.log(
+    table(
+      ["symbol", "maker", "taker"],
+      rates.slice(0, 5).map((r) => [r.symbol, dec(r.makerFeeRate), dec(r.takerFeeRate)])
+    )
+  )
 })
 
 const netFlow = Effect.gen(function*() {
@@ -81,7 +89,9 @@ const cancelBatch = (sandbox: Sandbox.Sandbox.Service, apiKey: string) =>
     const mine = open.filter((o) => o.symbol === symbol).slice(0, 3)
     const orderList = [...mine.map((o) => ({ orderId: o.orderId })), { orderId: "1000000000000000001" }]
     const result = yield* BatchCancel.batchCancelOrders({ symbol, orderList })
-    yield* Console.log(heading(`Batch cancel on ${symbol}: ${result.succeeded.length} cancelled, ${result.failed.length} failed`))
+    yield* Console.log(
+      heading(`Batch cancel on ${symbol}: ${result.succeeded.length} cancelled, ${result.failed.length} failed`)
+    )
     yield* Console.log(table(["orderId", "outcome"], [
       ...result.succeeded.map((o) => [o.orderId, "cancelled"]),
       ...result.failed.map((f) => [
@@ -112,7 +122,11 @@ const takeProfitStopLoss = (sandbox: Sandbox.Sandbox.Service, apiKey: string) =>
     const kinds = PositionTpsl.planKinds(request)
     yield* Console.log(table(
       ["plan", "orderId", "client oid"],
-      placed.map((p, i) => [kinds[i] ?? "?", p.orderId, opt(Option.orElse(p.stopLossClientOid, () => p.stopSurplusClientOid), (c) => c)])
+      placed.map((p, i) => [
+        kinds[i] ?? "?",
+        p.orderId,
+        opt(Option.orElse(p.stopLossClientOid, () => p.stopSurplusClientOid), (c) => c)
+      ])
     ))
   })
 
@@ -126,7 +140,11 @@ const taxWalk = Effect.gen(function*() {
   const records = Chunk.flatMap(pages, (page) => page)
   const byType = new Map<string, number>()
   for (const r of records) byType.set(known(r.spotTaxType), (byType.get(known(r.spotTaxType)) ?? 0) + 1)
-  yield* Console.log(heading(`Spot tax records, last 45 days: ${records.length} records in ${pages.length} pages (2 windows of ≤ 30 days, 1 page/s)`))
+  yield* Console.log(
+    heading(
+      `Spot tax records, last 45 days: ${records.length} records in ${pages.length} pages (2 windows of ≤ 30 days, 1 page/s)`
+    )
+  )
   yield* Console.log(table(
     ["type", "records"],
     [...byType].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([type, n]) => [type, String(n)])
@@ -191,7 +209,9 @@ const badSignature = (baseUrl: string, apiKey: string, passphrase: string) =>
     )
     yield* Console.log(heading("A typed error: a request signed with the wrong secret"))
     yield* Console.log(`  ${error._tag}: ${error.message}`)
-    if (error._tag === "BitgetApiError") yield* Console.log(`  code=${error.code} kind=${error.kind} status=${error.status}`)
+    if (error._tag === "BitgetApiError") {
+      yield* Console.log(`  code=${error.code} kind=${error.kind} status=${error.status}`)
+    }
   })
 
 /** Runs a section; against the real exchange, a permission the key lacks skips it instead of ending the tour. */
@@ -203,7 +223,9 @@ const section = (live: boolean) => <R>(name: string, effect: Effect.Effect<void,
 const sandboxTour = Effect.scoped(Effect.gen(function*() {
   const sandbox = yield* Sandbox.make({ port: 0 })
   const key = sandbox.credentials.marketMaker
-  yield* Console.log(`bitget-effect tour against the sandbox exchange at ${sandbox.url} (real HTTP, real signatures, real limits)`)
+  yield* Console.log(
+    `bitget-effect tour against the sandbox exchange at ${sandbox.url} (real HTTP, real signatures, real limits)`
+  )
   const run = section(false)
   yield* Effect.all([
     run("symbols", symbols),
@@ -228,7 +250,9 @@ const sandboxTour = Effect.scoped(Effect.gen(function*() {
 }))
 
 const exchangeTour = Effect.gen(function*() {
-  yield* Console.log(`bitget-effect tour against ${process.env.BITGET_BASE_URL} (read-only: writes are demoed on the sandbox only)`)
+  yield* Console.log(
+    `bitget-effect tour against ${process.env.BITGET_BASE_URL} (read-only: writes are demoed on the sandbox only)`
+  )
   const run = section(true)
   yield* Effect.all([
     run("symbols", symbols),
@@ -246,4 +270,3 @@ const live = process.env.BITGET_API_KEY !== undefined && process.env.BITGET_BASE
 const program: Effect.Effect<void, unknown> = live ? exchangeTour : sandboxTour
 
 BitgetNode.runMain(program)
-

@@ -29,7 +29,10 @@ describe("authentication", () => {
         credentials: (sandbox: Sandbox.Sandbox.Service) =>
           Credentials.rsa({
             ...sandbox.credentials.rsa,
-            privateKeyPem: generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" })
+            privateKeyPem: generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({
+              type: "pkcs8",
+              format: "pem"
+            })
               .toString()
           })
       },
@@ -37,7 +40,8 @@ describe("authentication", () => {
         name: "a wrong passphrase → 40012",
         code: "40012",
         signature: "unchecked",
-        credentials: (sandbox: Sandbox.Sandbox.Service) => Credentials.hmac({ ...sandbox.credentials.hmac, passphrase: "wrong" })
+        credentials: (sandbox: Sandbox.Sandbox.Service) =>
+          Credentials.hmac({ ...sandbox.credentials.hmac, passphrase: "wrong" })
       },
       {
         name: "an unknown key → 40006",
@@ -90,11 +94,17 @@ describe("authentication", () => {
     it.effect("the RSA key given as PKCS#1 PEM (BEGIN RSA PRIVATE KEY) signs as well as PKCS#8", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const pkcs1 = createPrivateKey(sandbox.credentials.rsa.privateKeyPem).export({ type: "pkcs1", format: "pem" }).toString()
+        const pkcs1 = createPrivateKey(sandbox.credentials.rsa.privateKeyPem).export({ type: "pkcs1", format: "pem" })
+          .toString()
         assert.include(pkcs1, "BEGIN RSA PRIVATE KEY")
-        const result = yield* rates.pipe(withClient({ credentials: Credentials.rsa({ ...sandbox.credentials.rsa, privateKeyPem: pkcs1 }) }))
+        const result = yield* rates.pipe(
+          withClient({ credentials: Credentials.rsa({ ...sandbox.credentials.rsa, privateKeyPem: pkcs1 }) })
+        )
         assert.deepStrictEqual(result.map((r) => r.symbol), ["BTCUSDT"])
-        assert.deepStrictEqual((yield* logOf()).map((e) => [e.apiKey, e.signature]), [[sandbox.credentials.rsa.apiKey, "valid"]])
+        assert.deepStrictEqual((yield* logOf()).map((e) => [e.apiKey, e.signature]), [[
+          sandbox.credentials.rsa.apiKey,
+          "valid"
+        ]])
       }))
 
     it.effect("a signed operation without credentials is refused before anything is sent", () =>
@@ -133,7 +143,11 @@ describe("authentication", () => {
         yield* sandbox.setClockOffset(45_000)
         const result = yield* rates.pipe(withClient({ retry: { maxAttempts: 1 } }))
         assert.strictEqual(result.length, 1)
-        assert.deepStrictEqual(describeLog(yield* logOf()), ["trade-rate 400 40008", "time 200 00000", "trade-rate 200 00000"])
+        assert.deepStrictEqual(describeLog(yield* logOf()), [
+          "trade-rate 400 40008",
+          "time 200 00000",
+          "trade-rate 200 00000"
+        ])
       }))
 
     it.effect("a POST (unsafe TP/SL) also recovers from a stale clock: a 40008 proves nothing was placed", () =>
@@ -149,7 +163,11 @@ describe("authentication", () => {
         }).pipe(withClient())
         assert.strictEqual(placed.length, 1)
         assert.strictEqual((yield* sandbox.plans(apiKeyOf(sandbox, "hmac"))).length, 1, "placed exactly once")
-        assert.deepStrictEqual(describeLog(yield* logOf()), ["place-pos-tpsl 400 40008", "time 200 00000", "place-pos-tpsl 200 00000"])
+        assert.deepStrictEqual(describeLog(yield* logOf()), [
+          "place-pos-tpsl 400 40008",
+          "time 200 00000",
+          "place-pos-tpsl 200 00000"
+        ])
       }))
 
     it.effect("syncClockOnStart: a stale clock never shows up as a 40008", () =>

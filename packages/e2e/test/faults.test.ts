@@ -47,8 +47,12 @@ const tax = Effect.suspend(() =>
 /** Orders of BTCUSDT to cancel, read from the sandbox at the time of the call. */
 const cancelFirstBtcOrders = Effect.gen(function*() {
   const sandbox = yield* Sandbox.Sandbox
-  const orders = (yield* sandbox.openOrders(sandbox.credentials.hmac.apiKey)).filter((o) => o.symbol === "BTCUSDT").slice(0, 2)
-  return yield* BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: orders.map((o) => ({ orderId: o.orderId })) })
+  const orders = (yield* sandbox.openOrders(sandbox.credentials.hmac.apiKey)).filter((o) => o.symbol === "BTCUSDT")
+    .slice(0, 2)
+  return yield* BatchCancel.batchCancelOrders({
+    symbol: "BTCUSDT",
+    orderList: orders.map((o) => ({ orderId: o.orderId }))
+  })
 })
 
 type Call = Effect.Effect<unknown, BitgetError.BitgetError, BitgetClient.BitgetClient | Sandbox.Sandbox>
@@ -98,9 +102,27 @@ const decodeError = (error: BitgetError.BitgetError) => {
 }
 
 const cases: ReadonlyArray<Case> = [
-  { name: "HTTP 500 HTML page (public GET)", route: "symbols", fault: Fault.httpError(500), call: Symbols.symbols({ symbol: "BTCUSDT" }), check: httpError(500) },
-  { name: "HTTP 502 HTML page (signed GET)", route: "tax-records", fault: Fault.httpError(502), call: tax, check: httpError(502) },
-  { name: "HTTP 503 HTML page (POST)", route: "batch-cancel", fault: Fault.httpError(503), call: cancelFirstBtcOrders, check: httpError(503) },
+  {
+    name: "HTTP 500 HTML page (public GET)",
+    route: "symbols",
+    fault: Fault.httpError(500),
+    call: Symbols.symbols({ symbol: "BTCUSDT" }),
+    check: httpError(500)
+  },
+  {
+    name: "HTTP 502 HTML page (signed GET)",
+    route: "tax-records",
+    fault: Fault.httpError(502),
+    call: tax,
+    check: httpError(502)
+  },
+  {
+    name: "HTTP 503 HTML page (POST)",
+    route: "batch-cancel",
+    fault: Fault.httpError(503),
+    call: cancelFirstBtcOrders,
+    check: httpError(503)
+  },
   {
     name: "HTTP 429",
     route: "trade-rate",
@@ -116,8 +138,20 @@ const cases: ReadonlyArray<Case> = [
     check: transportError("Timeout"),
     logged: false
   },
-  { name: "a reset connection (GET)", route: "p2p-orders", fault: Fault.connectionReset, call: P2pOrders.p2pOrders({ limit: 5 }), check: transportError("Network") },
-  { name: "a reset connection (POST)", route: "place-pos-tpsl", fault: Fault.connectionReset, call: tpsl, check: transportError("Network") },
+  {
+    name: "a reset connection (GET)",
+    route: "p2p-orders",
+    fault: Fault.connectionReset,
+    call: P2pOrders.p2pOrders({ limit: 5 }),
+    check: transportError("Network")
+  },
+  {
+    name: "a reset connection (POST)",
+    route: "place-pos-tpsl",
+    fault: Fault.connectionReset,
+    call: tpsl,
+    check: transportError("Network")
+  },
   {
     name: "truncated JSON",
     route: "futures-history",
@@ -140,7 +174,9 @@ const cases: ReadonlyArray<Case> = [
     call: FundNetFlow.fundNetFlow({ symbol: "BTCUSDT" }),
     check: (error) => {
       apiError("40015", 200, "Maintenance")(error)
-      if (error instanceof BitgetError.BitgetApiError) assert.strictEqual(error.msg, "System is abnormal, please try again later")
+      if (error instanceof BitgetError.BitgetApiError) {
+        assert.strictEqual(error.msg, "System is abnormal, please try again later")
+      }
     }
   },
   {
@@ -163,7 +199,10 @@ describe("faults", () => {
           const sandbox = yield* freshSandbox
           const ordersBefore = (yield* sandbox.openOrders(apiKeyOf(sandbox, "hmac"))).length
           yield* sandbox.inject(testCase.route, testCase.fault)
-          const error = yield* failureOf(testCase.call.pipe(withClient({ ...noRetries, key: testCase.key ?? "hmac" })), "5 seconds")
+          const error = yield* failureOf(
+            testCase.call.pipe(withClient({ ...noRetries, key: testCase.key ?? "hmac" })),
+            "5 seconds"
+          )
           testCase.check(error)
           assert.notInclude(error.message, "sandbox-hmac-secret")
           assert.strictEqual((yield* sandbox.stats).faultsInjected, 1)
@@ -220,7 +259,10 @@ describe("faults", () => {
         const placed = yield* tpsl.pipe(withClient())
         assert.strictEqual(placed.length, 2)
         assert.deepStrictEqual(describeLog(yield* logOf()), ["place-pos-tpsl 429 429 429", "place-pos-tpsl 200 00000"])
-        assert.deepStrictEqual((yield* sandbox.plans(apiKeyOf(sandbox, "hmac"))).map((p) => p.orderId), placed.map((o) => o.orderId))
+        assert.deepStrictEqual(
+          (yield* sandbox.plans(apiKeyOf(sandbox, "hmac"))).map((p) => p.orderId),
+          placed.map((o) => o.orderId)
+        )
       }))
 
     it.effect("retries on: an idempotent call is retried after a 503, a reset, a timeout and a 40015 on HTTP 200", () =>
@@ -269,7 +311,9 @@ describe("faults", () => {
         const open = yield* sandbox.openOrders(apiKey)
         // the first batch (50 orders) meets four 503s, all its attempts; the second meets one and is retried
         yield* sandbox.inject("batch-cancel", Fault.httpError(503), { times: 5 })
-        const { batchErrors, result } = yield* BatchCancel.cancelOrders(open.map((o) => ({ symbol: o.symbol, orderId: o.orderId })))
+        const { batchErrors, result } = yield* BatchCancel.cancelOrders(
+          open.map((o) => ({ symbol: o.symbol, orderId: o.orderId }))
+        )
           .pipe(withClient({ retry: { baseDelay: "10 millis" } }))
         assert.strictEqual(batchErrors.length, 1)
         httpError(503)(batchErrors[0]!.error)
@@ -281,7 +325,10 @@ describe("faults", () => {
           batchErrors[0]!.orders.map((o) => o.orderId ?? "").sort(),
           "exactly the unconfirmed orders are still open"
         )
-        assert.deepStrictEqual(describeLog(yield* logOf()), [...Array(5).fill("batch-cancel 503 - 503"), "batch-cancel 200 00000"])
+        assert.deepStrictEqual(describeLog(yield* logOf()), [
+          ...Array(5).fill("batch-cancel 503 - 503"),
+          "batch-cancel 200 00000"
+        ])
       }))
 
     it.effect("retries on: retries stop after maxAttempts and the last failure is returned", () =>

@@ -76,9 +76,16 @@ describe("operations", () => {
           "all four statuses, each decoded as a known value"
         )
         assert.deepStrictEqual(dollar.map((s) => [s.symbol, s.baseCoin, s.quoteCoin]), [["BTC$USDT", "BTC$", "USDT"]])
-        assert.deepStrictEqual(cjk.map((s) => [s.symbol, s.baseCoin, s.quoteCoin]), [["币安人生USDT", "币安人生", "USDT"]])
+        assert.deepStrictEqual(cjk.map((s) => [s.symbol, s.baseCoin, s.quoteCoin]), [[
+          "币安人生USDT",
+          "币安人生",
+          "USDT"
+        ]])
         const log = yield* logOf("symbols")
-        assert.deepStrictEqual(log.map((e) => e.query).sort(), ["", "symbol=BTC%24USDT", "symbol=%E5%B8%81%E5%AE%89%E4%BA%BA%E7%94%9FUSDT"].sort())
+        assert.deepStrictEqual(
+          log.map((e) => e.query).sort(),
+          ["", "symbol=BTC%24USDT", "symbol=%E5%B8%81%E5%AE%89%E4%BA%BA%E7%94%9FUSDT"].sort()
+        )
       }))
 
     it.effect("trade rates: spot with HMAC, mix with RSA, the market maker's negative maker rate", () =>
@@ -93,7 +100,9 @@ describe("operations", () => {
           assertDecimal(rate.makerFeeRate, truth.makerFeeRate, `${rate.symbol} maker`)
           assertDecimal(rate.takerFeeRate, truth.takerFeeRate, `${rate.symbol} taker`)
         }
-        const [mix] = yield* TradeRates.tradeRates({ businessType: "mix", symbol: "ETHUSDT" }).pipe(withClient({ key: "rsa" }))
+        const [mix] = yield* TradeRates.tradeRates({ businessType: "mix", symbol: "ETHUSDT" }).pipe(
+          withClient({ key: "rsa" })
+        )
         assert.strictEqual(mix?.symbol, "ETHUSDT")
         assertDecimal(mix!.takerFeeRate, "0.0006", "mix taker (RSA)")
         const [maker] = yield* TradeRates.tradeRates({ businessType: "mix", symbol: "BTCUSDT" }).pipe(
@@ -120,7 +129,10 @@ describe("operations", () => {
           assert.strictEqual(t % 3_600_000, 0, "at the top of an hour")
           if (i > 0) assert.strictEqual(times[i - 1]! - t, 3_600_000, "hourly, newest first")
         })
-        assert.isTrue(now - times[0]! < 3_600_000 + 5_000 && times[0]! <= now + 5_000, "the newest point is the current hour")
+        assert.isTrue(
+          now - times[0]! < 3_600_000 + 5_000 && times[0]! <= now + 5_000,
+          "the newest point is the current hour"
+        )
         assert.isTrue(flow.every((point) => point.netFlow.scale <= 4))
         assert.isTrue(flow.some((point) => !BigDecimal.isZero(point.netFlow)))
       }))
@@ -164,7 +176,10 @@ describe("operations", () => {
         assert.isTrue(BigDecimal.greaterThan(book.a[0]!.price, book.b[0]!.price), "the book is not crossed")
         assert.isTrue([...book.a, ...book.b].every((level) => BigDecimal.isPositive(level.nonRpiQuantity)))
         assert.isTrue([...book.a, ...book.b].every((level) => !BigDecimal.isNegative(level.rpiQuantity)))
-        assert.isTrue([...book.a, ...book.b].some((level) => BigDecimal.isPositive(level.rpiQuantity)), "some RPI quantity")
+        assert.isTrue(
+          [...book.a, ...book.b].some((level) => BigDecimal.isPositive(level.rpiQuantity)),
+          "some RPI quantity"
+        )
         assert.isTrue(Math.abs(DateTime.toEpochMillis(book.ts) - Date.now()) < 5_000)
         const futures = yield* RpiOrderBook.rpiOrderBook({ category: "USDT-FUTURES", symbol: "ETHUSDT" }).pipe(
           withClient({ key: "marketMaker" })
@@ -183,7 +198,11 @@ describe("operations", () => {
           }
         }
         const log = yield* logOf("rpi-orderbook")
-        assert.deepStrictEqual(log.map((e) => e.code), ["00000", "00000", "40014", "40014", "40014"], "no retry of a permission error")
+        assert.deepStrictEqual(
+          log.map((e) => e.code),
+          ["00000", "00000", "40014", "40014", "40014"],
+          "no retry of a permission error"
+        )
       }))
 
     it.effect("P2P orders with HMAC and RSA: a page decoded as the sandbox holds it", () =>
@@ -202,7 +221,11 @@ describe("operations", () => {
             assert.strictEqual(order.coin, raw.coin, at)
             assert.strictEqual(order.fiat, raw.fiat, at)
             assert.strictEqual(enumText(order.side), raw.side, at)
-            assert.strictEqual(enumText(order.status).toLowerCase(), raw.status, `${at}: status decoded as a known value`)
+            assert.strictEqual(
+              enumText(order.status).toLowerCase(),
+              raw.status,
+              `${at}: status decoded as a known value`
+            )
             assertDecimal(order.count, raw.count, `${at} count`)
             assertDecimal(order.price, raw.price, `${at} price`)
             assertDecimal(order.amount, raw.amount, `${at} amount`)
@@ -234,7 +257,9 @@ describe("operations", () => {
           endTime: DateTime.unsafeMake(end),
           limit: 500
         }).pipe(withClient({ key: "rsa" }))
-        const expected = dataset.taxRecords(apiKeyOf(sandbox, "rsa"), { start, end }).filter((r) => r.coin === "币安人生")
+        const expected = dataset.taxRecords(apiKeyOf(sandbox, "rsa"), { start, end }).filter((r) =>
+          r.coin === "币安人生"
+        )
         assert.isAbove(expected.length, 5, "the filter has something to find")
         assert.isBelow(expected.length, 500, "one page holds it all")
         assert.deepStrictEqual(records.map((r) => r.id), expected.map((r) => r.id))
@@ -279,12 +304,27 @@ describe("operations", () => {
           assertMaybeDecimal(order.posAvg, raw.posAvg, `${at} posAvg`)
           assertMaybeDecimal(order.presetStopLossPrice, raw.presetStopLossPrice, `${at} presetStopLossPrice`)
           assertTime(order.cTime, raw.cTime, `${at} cTime`)
-          for (const value of [order.status, order.side, order.force, order.orderSource, order.tradeSide, order.enterPointSource]) {
+          for (
+            const value of [
+              order.status,
+              order.side,
+              order.force,
+              order.orderSource,
+              order.tradeSide,
+              order.enterPointSource
+            ]
+          ) {
             assert.isTrue(Schemas.isKnown(value), `${at}: ${String(value)} is a known value`)
           }
         })
-        assert.isTrue(page.entrustedList.some((o) => o.status === "canceled") && page.entrustedList.some((o) => o.status === "filled"))
-        assert.isTrue(page.entrustedList.some((o) => Option.isNone(o.priceAvg)), "unfilled orders have no average price")
+        assert.isTrue(
+          page.entrustedList.some((o) => o.status === "canceled") &&
+            page.entrustedList.some((o) => o.status === "filled")
+        )
+        assert.isTrue(
+          page.entrustedList.some((o) => Option.isNone(o.priceAvg)),
+          "unfilled orders have no average price"
+        )
         assert.deepStrictEqual(page.endId, Option.some(page.entrustedList[99]!.orderId))
       }))
 
@@ -327,7 +367,11 @@ describe("operations", () => {
           orderList: [first!, second!, third!].map((o) => ({ orderId: o.orderId }))
         }).pipe(withClient())
         assert.isTrue(result.allCancelled)
-        assert.deepStrictEqual(result.succeeded.map((o) => o.orderId), [first!.orderId, second!.orderId, third!.orderId])
+        assert.deepStrictEqual(result.succeeded.map((o) => o.orderId), [
+          first!.orderId,
+          second!.orderId,
+          third!.orderId
+        ])
         assert.deepStrictEqual(
           result.succeeded.map((o) => o.clientOid),
           [first!, second!, third!].map((o) => Option.some(o.clientOid))
@@ -349,7 +393,10 @@ describe("operations", () => {
         assert.isFalse(again.allCancelled)
 
         // alone: the exchange rejects the whole batch (HTTP 400 43001), still data for the caller
-        const alone = yield* BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: second!.orderId }] })
+        const alone = yield* BatchCancel.batchCancelOrders({
+          symbol: "BTCUSDT",
+          orderList: [{ orderId: second!.orderId }]
+        })
           .pipe(withClient())
         assert.deepStrictEqual(alone.succeeded, [])
         assert.deepStrictEqual(alone.failed.map((f) => [Option.getOrNull(f.orderId), Option.getOrNull(f.errorCode)]), [
@@ -368,7 +415,10 @@ describe("operations", () => {
         const sandbox = yield* freshSandbox
         const apiKey = apiKeyOf(sandbox, "rsa")
         const [open, other] = (yield* sandbox.openOrders(apiKey)).filter((o) => o.symbol === "ETHUSDT")
-        const all = yield* BatchCancel.batchCancelOrdersOrFail({ symbol: "ETHUSDT", orderList: [{ orderId: other!.orderId }] })
+        const all = yield* BatchCancel.batchCancelOrdersOrFail({
+          symbol: "ETHUSDT",
+          orderList: [{ orderId: other!.orderId }]
+        })
           .pipe(withClient({ key: "rsa" }))
         assert.deepStrictEqual(all.map((o) => o.orderId), [other!.orderId])
         const error = yield* failureOf(
@@ -408,7 +458,11 @@ describe("operations", () => {
           after.map((o) => o.orderId),
           before.filter((o) => !targets.includes(o)).map((o) => o.orderId)
         )
-        assert.deepStrictEqual((yield* logOf("batch-cancel")).map((e) => e.signature), ["valid"], "one batch, body signed")
+        assert.deepStrictEqual(
+          (yield* logOf("batch-cancel")).map((e) => e.signature),
+          ["valid"],
+          "one batch, body signed"
+        )
       }))
 
     it.effect("cancelOrders: all 60 open orders of five pairs, in batches of at most 50", () =>
@@ -418,7 +472,9 @@ describe("operations", () => {
         const open = yield* sandbox.openOrders(apiKey)
         assert.strictEqual(open.length, 60)
         assert.strictEqual(new Set(open.map((o) => o.symbol)).size, 5)
-        const { batchErrors, result } = yield* BatchCancel.cancelOrders(open.map((o) => ({ symbol: o.symbol, orderId: o.orderId })))
+        const { batchErrors, result } = yield* BatchCancel.cancelOrders(
+          open.map((o) => ({ symbol: o.symbol, orderId: o.orderId }))
+        )
           .pipe(withClient({ key: "marketMaker" }))
         assert.deepStrictEqual(batchErrors, [])
         assert.isTrue(result.allCancelled)
@@ -448,14 +504,19 @@ describe("operations", () => {
           stopLossClientOid: "sl-e2e-1"
         }).pipe(withClient())
         assert.strictEqual(placed.length, 2)
-        assert.deepStrictEqual(placed.map((o) => [Option.getOrNull(o.stopSurplusClientOid), Option.getOrNull(o.stopLossClientOid)]), [
-          ["tp-e2e-1", null],
-          [null, "sl-e2e-1"]
-        ])
+        assert.deepStrictEqual(
+          placed.map((o) => [Option.getOrNull(o.stopSurplusClientOid), Option.getOrNull(o.stopLossClientOid)]),
+          [
+            ["tp-e2e-1", null],
+            [null, "sl-e2e-1"]
+          ]
+        )
         const plans = yield* sandbox.plans(hmac)
         assert.deepStrictEqual(plans.map((p) => p.orderId), placed.map((o) => o.orderId))
         assert.deepStrictEqual(
-          plans.map((p) => [p.planType, p.symbol, p.holdSide, p.triggerPrice, p.triggerType, p.executePrice, p.size, p.clientOid]),
+          plans.map((
+            p
+          ) => [p.planType, p.symbol, p.holdSide, p.triggerPrice, p.triggerType, p.executePrice, p.size, p.clientOid]),
           [
             ["profit_plan", "BTCUSDT", "long", "125000.5", "mark_price", "", "0.00000001", "tp-e2e-1"],
             ["pos_loss", "BTCUSDT", "long", "80000", "fill_price", "79950.25", "", "sl-e2e-1"]

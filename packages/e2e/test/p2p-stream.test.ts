@@ -37,38 +37,46 @@ describe("P2pOrders.stream", () => {
     const walk = (sandbox: Sandbox.Sandbox.Service) =>
       P2pOrders.stream({ startTime: DateTime.unsafeMake(startOf(sandbox)), pageSize: 50 })
 
-    it.effect("walks three 90-day windows up to now in ≥ 10 pages: every order once, none missing", () =>
-      Effect.gen(function*() {
-        const sandbox = yield* freshSandbox
-        const expected = oracle(sandbox).p2pIds("rsa", startOf(sandbox), Date.now())
-        assert.isAbove(expected.length, 1_000)
-        assert.isBelow(expected.length, sandbox.sizes.p2pOrders, "the range cuts into the data")
-        const orders = Chunk.toReadonlyArray(yield* Stream.runCollect(walk(sandbox)).pipe(withClient(client)))
-        const ids = orders.map((o) => o.orderId)
-        assertNewestFirstUnique(ids, "p2p stream")
-        assert.deepStrictEqual(ids, expected)
-        const log = yield* logOf("p2p-orders")
-        assert.isAtLeast(cleanPages(log).length, 10)
-        assert.strictEqual(cleanPages(log).length, log.length, "no 429 and no error on the way")
-        assert.strictEqual(windowsAsked(log).length, 3)
-        assert.isTrue(log.every((e) => e.apiKey === sandbox.credentials.rsa.apiKey && e.signature === "valid"))
-      }), 20_000)
+    it.effect(
+      "walks three 90-day windows up to now in ≥ 10 pages: every order once, none missing",
+      () =>
+        Effect.gen(function*() {
+          const sandbox = yield* freshSandbox
+          const expected = oracle(sandbox).p2pIds("rsa", startOf(sandbox), Date.now())
+          assert.isAbove(expected.length, 1_000)
+          assert.isBelow(expected.length, sandbox.sizes.p2pOrders, "the range cuts into the data")
+          const orders = Chunk.toReadonlyArray(yield* Stream.runCollect(walk(sandbox)).pipe(withClient(client)))
+          const ids = orders.map((o) => o.orderId)
+          assertNewestFirstUnique(ids, "p2p stream")
+          assert.deepStrictEqual(ids, expected)
+          const log = yield* logOf("p2p-orders")
+          assert.isAtLeast(cleanPages(log).length, 10)
+          assert.strictEqual(cleanPages(log).length, log.length, "no 429 and no error on the way")
+          assert.strictEqual(windowsAsked(log).length, 3)
+          assert.isTrue(log.every((e) => e.apiKey === sandbox.credentials.rsa.apiKey && e.signature === "valid"))
+        }),
+      20_000
+    )
 
-    it.effect("the same walk rides out a 503, two 429s, a reset connection and a timeout mid-way", () =>
-      Effect.gen(function*() {
-        const sandbox = yield* freshSandbox
-        const expected = oracle(sandbox).p2pIds("rsa", startOf(sandbox), Date.now())
-        const orders = yield* Stream.runCollect(
-          midway(walk(sandbox), walkFaults(sandbox, "p2p-orders", [75, 300, 600, 900], "700 millis"))
-        ).pipe(withClient(client))
-        const ids = Chunk.toReadonlyArray(orders).map((o) => o.orderId)
-        assertNewestFirstUnique(ids, "p2p stream with faults")
-        assert.deepStrictEqual(ids, expected)
-        const log = yield* logOf("p2p-orders")
-        assert.deepStrictEqual(faultsSeen(log).filter((f) => !f.startsWith("delay")), ["503", "429", "429", "reset"])
-        assert.strictEqual((yield* sandbox.stats).faultsInjected, 5)
-        assert.deepStrictEqual(yield* sandbox.pendingFaults, [])
-        assert.strictEqual(new Set(cleanPages(log).map((e) => e.query)).size, cleanPages(log).length)
-      }), 20_000)
+    it.effect(
+      "the same walk rides out a 503, two 429s, a reset connection and a timeout mid-way",
+      () =>
+        Effect.gen(function*() {
+          const sandbox = yield* freshSandbox
+          const expected = oracle(sandbox).p2pIds("rsa", startOf(sandbox), Date.now())
+          const orders = yield* Stream.runCollect(
+            midway(walk(sandbox), walkFaults(sandbox, "p2p-orders", [75, 300, 600, 900], "700 millis"))
+          ).pipe(withClient(client))
+          const ids = Chunk.toReadonlyArray(orders).map((o) => o.orderId)
+          assertNewestFirstUnique(ids, "p2p stream with faults")
+          assert.deepStrictEqual(ids, expected)
+          const log = yield* logOf("p2p-orders")
+          assert.deepStrictEqual(faultsSeen(log).filter((f) => !f.startsWith("delay")), ["503", "429", "429", "reset"])
+          assert.strictEqual((yield* sandbox.stats).faultsInjected, 5)
+          assert.deepStrictEqual(yield* sandbox.pendingFaults, [])
+          assert.strictEqual(new Set(cleanPages(log).map((e) => e.query)).size, cleanPages(log).length)
+        }),
+      20_000
+    )
   })
 })

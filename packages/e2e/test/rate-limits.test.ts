@@ -13,7 +13,8 @@ import { freshSandbox, logOf, withClient } from "./support.js"
 /** `n` calls at once to an endpoint limited to 5 per second per UID. */
 const openInterestBurstOf = (n: number) =>
   Effect.all(
-    Array.from({ length: n }, () => Effect.either(OpenInterestLimit.openInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" }))),
+    Array.from({ length: n }, () =>
+      Effect.either(OpenInterestLimit.openInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" }))),
     { concurrency: "unbounded" }
   )
 
@@ -62,7 +63,9 @@ describe("rate limits", () => {
     it.effect("IP scope: 26 public calls at once; limiter off → 429s, limiter on → none", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const unlimited = yield* symbolsBurst.pipe(withClient({ key: "none", rateLimit: { enabled: false }, retry: { maxAttempts: 1 } }))
+        const unlimited = yield* symbolsBurst.pipe(
+          withClient({ key: "none", rateLimit: { enabled: false }, retry: { maxAttempts: 1 } })
+        )
         const refused = unlimited.filter(Either.isLeft).map((outcome) => outcome.left)
         assert.strictEqual(refused.length, 6)
         assert.isTrue(refused.every((error) => BitgetError.isApiErrorOfKind("RateLimited")(error)))

@@ -77,10 +77,15 @@ export const failureOf = <A, E, R>(
   })
 
 /** The request log entries of some routes (all routes when none are given), oldest first. */
-export const logOf = (...routes: ReadonlyArray<Route.RouteName>): Effect.Effect<ReadonlyArray<RequestLog.Entry>, never, Sandbox.Sandbox> =>
+export const logOf = (
+  ...routes: ReadonlyArray<Route.RouteName>
+): Effect.Effect<ReadonlyArray<RequestLog.Entry>, never, Sandbox.Sandbox> =>
   Effect.map(
     Effect.flatMap(Sandbox.Sandbox, (sandbox) => sandbox.requests),
-    (entries) => routes.length === 0 ? entries : entries.filter((entry) => entry.route !== undefined && routes.includes(entry.route))
+    (entries) =>
+      routes.length === 0
+        ? entries
+        : entries.filter((entry) => entry.route !== undefined && routes.includes(entry.route))
   )
 
 /** A compact view of log entries: `route status code fault`, for readable assertions. */
@@ -116,8 +121,12 @@ export const oracle = (sandbox: Sandbox.Sandbox.Service) => {
       dataset.taxRecords(apiKeyOf(sandbox, key), { start, end }).map((record) => record.id),
     p2pIds: (key: KeyName, start: number, end: number) =>
       dataset.p2pOrders(apiKeyOf(sandbox, key), { start, end }).map((order) => order.orderId),
-    futuresIds: (key: KeyName, productType: "USDT-FUTURES" | "COIN-FUTURES" | "USDC-FUTURES", start: number, end: number) =>
-      dataset.futuresOrders(apiKeyOf(sandbox, key), productType, { start, end }).map((order) => order.orderId)
+    futuresIds: (
+      key: KeyName,
+      productType: "USDT-FUTURES" | "COIN-FUTURES" | "USDC-FUTURES",
+      start: number,
+      end: number
+    ) => dataset.futuresOrders(apiKeyOf(sandbox, key), productType, { start, end }).map((order) => order.orderId)
   }
 }
 
@@ -151,7 +160,11 @@ export const assertTime = (actual: DateTime.Utc, expected: string, what: string)
 
 /** Asserts an optional timestamp: `None` for `""`, else the exact instant. */
 export const assertMaybeTime = (actual: Option.Option<DateTime.Utc>, expected: string, what: string) =>
-  assert.deepStrictEqual(Option.map(actual, DateTime.toEpochMillis), expected === "" ? Option.none() : Option.some(Number(expected)), what)
+  assert.deepStrictEqual(
+    Option.map(actual, DateTime.toEpochMillis),
+    expected === "" ? Option.none() : Option.some(Number(expected)),
+    what
+  )
 
 /** An open enum value as text: the known literal, or `?raw` for a value the client did not recognise. */
 export const enumText = <L extends string>(value: Schemas.OpenEnum<L>): string =>

@@ -3,7 +3,10 @@ import { BitgetNode } from "@bitget-effect/platform-node"
 import { Cause, Console, DateTime, Effect } from "effect"
 
 const lastDays = (days: number) =>
-  Effect.flatMap(DateTime.now, (end) => TaxRecords.spotRecords({ startTime: DateTime.subtract(end, { days }), endTime: end }))
+  Effect.flatMap(
+    DateTime.now,
+    (end) => TaxRecords.spotRecords({ startTime: DateTime.subtract(end, { days }), endTime: end })
+  )
 
 const program = Effect.gen(function*() {
   // by tag: the exchange's answer, typed (here 40009, kind "Auth": the secret below is wrong)

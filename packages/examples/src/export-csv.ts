@@ -1,7 +1,7 @@
 import { Schemas, TaxRecords } from "@bitget-effect/core"
 import { BitgetNode } from "@bitget-effect/platform-node"
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { DateTime, Effect, Layer, Stream } from "effect"
 
 /** A CSV field: quoted when it holds a comma, a quote or a line break. */

@@ -15,7 +15,11 @@ describe("the guides", () => {
       for (const block of blocks(read(file)).filter(isTypeScript)) {
         assert.isDefined(block.file, `${file}: a TypeScript block without <!-- example: … --> above it`)
         assert.match(block.file!, /^packages\/examples\/(src|test)\/[\w-]+\.(test\.)?ts$/, `${file}: ${block.file}`)
-        assert.strictEqual(block.code, read(block.file!), `${file}: the block differs from ${block.file} (run npx -y pnpm@10 docs)`)
+        assert.strictEqual(
+          block.code,
+          read(block.file!),
+          `${file}: the block differs from ${block.file} (run npx -y pnpm@10 run docs)`
+        )
         shown.add(block.file!)
       }
     }
@@ -25,7 +29,11 @@ describe("the guides", () => {
   it("link only to files inside the repository", () => {
     for (const file of files) {
       const text = read(file)
-      assert.notMatch(text, /shared\/(spec|DESIGN)|\.\.\/shared/, `${file} points at design files outside the repository`)
+      assert.notMatch(
+        text,
+        /shared\/(spec|DESIGN)|\.\.\/shared/,
+        `${file} points at design files outside the repository`
+      )
       for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
         if (/^[a-z]+:/.test(target!)) continue
         const resolved = normalize(join(root, file, "..", target!))
@@ -40,7 +48,7 @@ describe("the guides", () => {
       for (const block of blocks(read(file)).filter((b) => b.lang === "sh")) {
         for (const line of block.code.split("\n")) {
           assert.notMatch(line, /npx pnpm/, `${file}: "${line}" needs npx -y (no terminal answers npx's prompt in CI)`)
-          for (const [, script] of line.matchAll(/npx -y pnpm@10 (?:--silent )?([\w:-]+)/g)) {
+          for (const [, script] of line.matchAll(/npx -y pnpm@10 (?:--silent )?(?:run )?([\w:-]+)/g)) {
             if (script === "install" || script === "--filter") continue
             assert.include(rootScripts, script, `${file}: "${line}" runs a script the root package.json does not have`)
           }

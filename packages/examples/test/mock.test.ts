@@ -38,6 +38,11 @@ it.effect("keeps online symbols", () =>
     BitgetMock.on(TaxRecords.endpoint, () => Effect.succeed([])), // a handler of the typed request
     BitgetMock.fail( // a typed failure
       FundNetFlow.endpoint,
-      BitgetError.apiError({ endpoint: "GET /api/v2/spot/market/fund-net-flow", code: "429", msg: "Too Many Requests", status: 429 })
+      BitgetError.apiError({
+        endpoint: "GET /api/v2/spot/market/fund-net-flow",
+        code: "429",
+        msg: "Too Many Requests",
+        status: 429
+      })
     )
   ))))

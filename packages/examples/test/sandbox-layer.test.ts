@@ -6,8 +6,10 @@ import { Effect, Layer } from "effect"
 
 // The client, pointed at the running sandbox with its demo HMAC key.
 const Client = Layer.unwrapEffect(
-  Effect.map(Sandbox.Sandbox, (sandbox) =>
-    BitgetNode.layer({ baseUrl: sandbox.url, credentials: Credentials.hmac(sandbox.credentials.hmac) }))
+  Effect.map(
+    Sandbox.Sandbox,
+    (sandbox) => BitgetNode.layer({ baseUrl: sandbox.url, credentials: Credentials.hmac(sandbox.credentials.hmac) })
+  )
 )
 
 describe("my service", () => {

@@ -2,7 +2,7 @@
  * Builds the API reference into docs/api: `@effect/docgen` runs in each public
  * package (checking that every export has a description and `@since`, and
  * type-checking and running every `@example`), then its pages are gathered
- * under docs/api/<package>/ with an index. `npx -y pnpm@10 docs` runs it.
+ * under docs/api/<package>/ with an index. `npx -y pnpm@10 run docs` runs it.
  */
 import { execFileSync } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -17,14 +17,21 @@ interface Manifest {
 
 const out = join(root, "docs/api")
 const packages = readdirSync(join(root, "packages"))
-  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")) as Manifest }))
+  .map((dir) => ({
+    dir,
+    manifest: JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")) as Manifest
+  }))
   .filter(({ manifest }) => manifest.private !== true)
 
 /** A docgen page with its Jekyll front matter replaced by a heading. */
-const page = (pkg: string, text: string): { readonly title: string; readonly overview: string; readonly body: string } => {
+const page = (
+  pkg: string,
+  text: string
+): { readonly title: string; readonly overview: string; readonly body: string } => {
   const title = /^title: (.+)\.ts$/m.exec(text)?.[1] ?? "index"
   const body = text.slice(text.indexOf("\n---\n") + 5).trimStart()
-  const overview = /^## .+ overview\n\n(.+)$/m.exec(body)?.[1] ?? ""
+  const paragraph = (/^## .+ overview\n\n([\s\S]+?)\n\n/m.exec(body)?.[1] ?? "").replace(/\s+/g, " ")
+  const overview = /^.+?\.(?= |$)/.exec(paragraph)?.[0] ?? paragraph
   return { title, overview, body: `# ${pkg}/${title}\n\n${body}` }
 }
 
@@ -32,7 +39,7 @@ rmSync(out, { recursive: true, force: true })
 const index: Array<string> = [
   "# API reference",
   "",
-  "Generated from the code's documentation by `npx -y pnpm@10 docs` (`@effect/docgen`; every example in it is",
+  "Generated from the code's documentation by `npx -y pnpm@10 run docs` (`@effect/docgen`; every example in it is",
   "type-checked and run). Each module is also an entry point of its package, e.g. `@bitget-effect/core/Symbols`.",
   ""
 ]

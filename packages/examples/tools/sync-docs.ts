@@ -1,6 +1,6 @@
 /**
  * Rewrites every example block of the guides from the file it shows:
- * `npx -y pnpm@10 docs` runs it; `test/docs.test.ts` fails when a block and its
+ * `npx -y pnpm@10 run docs` runs it; `test/docs.test.ts` fails when a block and its
  * file differ.
  */
 import { writeFileSync } from "node:fs"

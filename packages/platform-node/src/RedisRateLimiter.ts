@@ -86,10 +86,14 @@ export const make = (
         return Effect.tryPromise({
           try: () => redis.bitgetAcquire(`${prefix}${key}`, limit, Math.ceil(windowMillis), spacingMillis, ticket),
           catch: failure
-        }).pipe(Effect.map((millis): Acquisition => (millis > 0 ? { _tag: "Wait", millis } : { _tag: "Granted", ticket })))
+        }).pipe(
+          Effect.map((millis): Acquisition => (millis > 0 ? { _tag: "Wait", millis } : { _tag: "Granted", ticket }))
+        )
       },
       settle: ({ key, ticket }) =>
-        Effect.tryPromise({ try: () => redis.bitgetSettle(`${prefix}${key}`, ticket), catch: failure }).pipe(Effect.asVoid)
+        Effect.tryPromise({ try: () => redis.bitgetSettle(`${prefix}${key}`, ticket), catch: failure }).pipe(
+          Effect.asVoid
+        )
     })
   })
 

@@ -85,7 +85,14 @@ export const routes: ReadonlyArray<RouteInfo> = [
     perSecond: 10,
     scope: "uid"
   },
-  { name: "trade-rate", method: "GET", path: "/api/v2/common/all-trade-rate", access: "signed", perSecond: 10, scope: "uid" },
+  {
+    name: "trade-rate",
+    method: "GET",
+    path: "/api/v2/common/all-trade-rate",
+    access: "signed",
+    perSecond: 10,
+    scope: "uid"
+  },
   {
     name: "fund-net-flow",
     method: "GET",

@@ -99,7 +99,11 @@ export declare namespace Sandbox {
     readonly sizes: Sizes
     readonly credentials: DemoCredentials
     /** Queues a fault on a route (or `"*"`) for the next `times` requests (1 by default). */
-    readonly inject: (target: Fault.Target, fault: Fault.Fault, options?: { readonly times?: Fault.Times }) => Effect.Effect<void>
+    readonly inject: (
+      target: Fault.Target,
+      fault: Fault.Fault,
+      options?: { readonly times?: Fault.Times }
+    ) => Effect.Effect<void>
     /** Drops pending faults of a target, or all of them. */
     readonly clearFaults: (target?: Fault.Target) => Effect.Effect<void>
     /** The faults still pending. */
@@ -134,10 +138,14 @@ const validate = (options: Options, sizes: Sizes): Effect.Effect<void, SandboxEr
   const scale = options.limitScale ?? 1
   if (!Number.isFinite(scale) || scale <= 0) problems.push(`limitScale must be positive, got ${scale}`)
   for (const [name, value] of Object.entries(sizes)) {
-    if (!Number.isSafeInteger(value) || value < 0) problems.push(`sizes.${name} must be a non-negative integer, got ${value}`)
+    if (!Number.isSafeInteger(value) || value < 0) {
+      problems.push(`sizes.${name} must be a non-negative integer, got ${value}`)
+    }
   }
   if (sizes.taxDays < 1 || sizes.p2pDays < 1) problems.push("p2pDays and taxDays must be at least 1")
-  return problems.length === 0 ? Effect.void : Effect.fail(new SandboxError({ reason: "Options", description: problems.join("; ") }))
+  return problems.length === 0
+    ? Effect.void
+    : Effect.fail(new SandboxError({ reason: "Options", description: problems.join("; ") }))
 }
 
 /**
@@ -201,7 +209,10 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
       host: options.host ?? "127.0.0.1"
     }).pipe(
       Effect.mapError((error) =>
-        new SandboxError({ reason: "Serve", description: String(error.cause instanceof Error ? error.cause.message : error.cause) })
+        new SandboxError({
+          reason: "Serve",
+          description: String(error.cause instanceof Error ? error.cause.message : error.cause)
+        })
       )
     )
     yield* server.serve(router(state, verifiers))

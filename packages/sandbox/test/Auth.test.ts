@@ -10,7 +10,10 @@ describe("authentication", () => {
       Effect.gen(function*() {
         const sandbox = yield* Sandbox.Sandbox
         for (const key of [sandbox.credentials.hmac, sandbox.credentials.rsa]) {
-          const reply = yield* signedGet(sandbox, key, paths.tradeRate, [["businessType", "spot"], ["symbol", "BTCUSDT"]])
+          const reply = yield* signedGet(sandbox, key, paths.tradeRate, [["businessType", "spot"], [
+            "symbol",
+            "BTCUSDT"
+          ]])
           assert.strictEqual(reply.status, 200)
           assert.strictEqual(code(reply), "00000")
           assert.strictEqual(reply.json?.msg, "success")
@@ -72,7 +75,11 @@ describe("authentication", () => {
           "ACCESS-TIMESTAMP": timestamp,
           "Content-Type": "application/json"
         })
-        const exact = yield* send(`${sandbox.url}${paths.batchCancel}`, { method: "POST", headers: headers(body), body })
+        const exact = yield* send(`${sandbox.url}${paths.batchCancel}`, {
+          method: "POST",
+          headers: headers(body),
+          body
+        })
         assert.strictEqual(code(exact), "43001")
         const reformatted = yield* send(`${sandbox.url}${paths.batchCancel}`, {
           method: "POST",

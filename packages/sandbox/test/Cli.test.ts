@@ -17,7 +17,13 @@ interface Started {
 const run = (args: ReadonlyArray<string>, done: (out: string) => boolean) =>
   Effect.acquireRelease(
     Effect.sync(() =>
-      spawn(process.execPath, ["--conditions=@bitget-effect/source", "--import", "tsx", "src/bin/bitget-sandbox.ts", ...args], {
+      spawn(process.execPath, [
+        "--conditions=@bitget-effect/source",
+        "--import",
+        "tsx",
+        "src/bin/bitget-sandbox.ts",
+        ...args
+      ], {
         cwd: packageDir
       })
     ),
@@ -53,7 +59,16 @@ const cli = (args: ReadonlyArray<string>) =>
 describe("CLI", () => {
   it.live("runs as a subprocess, prints its URL and credentials, and stops on SIGTERM", () =>
     Effect.gen(function*() {
-      const { child, started } = yield* cli(["--port", "0", "--seed", "5", "--no-limits", "--fault", "symbols=503@2", "--print-rsa-key"])
+      const { child, started } = yield* cli([
+        "--port",
+        "0",
+        "--seed",
+        "5",
+        "--no-limits",
+        "--fault",
+        "symbols=503@2",
+        "--print-rsa-key"
+      ])
       assert.match(started.url, /^http:\/\/127\.0\.0\.1:\d+$/)
       assert.strictEqual(started.seed, 5)
       assert.match(started.credentials.rsa.privateKeyPem, /^-----BEGIN PRIVATE KEY-----/)
@@ -71,18 +86,22 @@ describe("CLI", () => {
       assert.strictEqual(exited, 0)
     }).pipe(Effect.scoped), 30_000)
 
-  it.live("prints its URL and the demo credentials in a few lines; the RSA private key only on request", () =>
-    Effect.gen(function*() {
-      const { out } = yield* run(["--port", "0"], (text) => text.includes("Ctrl+C to stop."))
-      const lines = out.trimEnd().split("\n")
-      assert.isAtMost(lines.length, 4)
-      assert.match(lines[0]!, /^Bitget sandbox on http:\/\/127\.0\.0\.1:\d+ \(seed 1, limits on\)$/)
-      assert.include(out, "BITGET_API_KEY=bg_sandbox_hmac_0000000000000001")
-      assert.notInclude(out, "PRIVATE KEY")
-      const { started } = yield* cli(["--port", "0"])
-      assert.isUndefined(started.credentials.rsa.privateKeyPem as string | undefined)
-      assert.strictEqual(started.credentials.rsa.apiKey, "bg_sandbox_rsa_00000000000000002")
-    }).pipe(Effect.scoped), 30_000)
+  it.live(
+    "prints its URL and the demo credentials in a few lines; the RSA private key only on request",
+    () =>
+      Effect.gen(function*() {
+        const { out } = yield* run(["--port", "0"], (text) => text.includes("Ctrl+C to stop."))
+        const lines = out.trimEnd().split("\n")
+        assert.isAtMost(lines.length, 4)
+        assert.match(lines[0]!, /^Bitget sandbox on http:\/\/127\.0\.0\.1:\d+ \(seed 1, limits on\)$/)
+        assert.include(out, "BITGET_API_KEY=bg_sandbox_hmac_0000000000000001")
+        assert.notInclude(out, "PRIVATE KEY")
+        const { started } = yield* cli(["--port", "0"])
+        assert.isUndefined(started.credentials.rsa.privateKeyPem as string | undefined)
+        assert.strictEqual(started.credentials.rsa.apiKey, "bg_sandbox_rsa_00000000000000002")
+      }).pipe(Effect.scoped),
+    30_000
+  )
 
   it.live("rejects bad flags with a usage message", () =>
     Effect.gen(function*() {

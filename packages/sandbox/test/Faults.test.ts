@@ -43,8 +43,14 @@ describe("fault injection", () => {
           { target: "time", fault: Fault.httpError(502), times: 1 },
           { target: "symbols", fault: Fault.tooManyRequests, times: 3 }
         ])
-        const replies = yield* Effect.forEach([1, 2, 3, 4], () => publicGet(sandbox, paths.symbols, [["symbol", "ETHUSDT"]]))
-        assert.deepStrictEqual(replies.map((reply) => reply.status), [429, 429, 429, 200])
+        const replies = yield* Effect.forEach([1, 2, 3, 4], () =>
+          publicGet(sandbox, paths.symbols, [["symbol", "ETHUSDT"]]))
+        assert.deepStrictEqual(
+          replies.map((reply) =>
+            reply.status
+          ),
+          [429, 429, 429, 200]
+        )
         assert.deepInclude(replies[0]?.json, { code: "429", msg: "Too Many Requests", data: null })
         const log = (yield* sandbox.requests).slice(-4)
         assert.deepStrictEqual(log.map((entry) => [entry.fault, entry.rateLimited]), [
@@ -136,19 +142,34 @@ describe("fault injection", () => {
   })
 
   it("parses the CLI form", () => {
-    assert.deepStrictEqual(Fault.parse("symbols=503@3"), Either.right({ target: "symbols", fault: Fault.httpError(503), times: 3 }))
+    assert.deepStrictEqual(
+      Fault.parse("symbols=503@3"),
+      Either.right({ target: "symbols", fault: Fault.httpError(503), times: 3 })
+    )
     assert.deepStrictEqual(
       Fault.parse("/api/v2/tax/spot-record=delay:1500"),
       Either.right({ target: "tax-records", fault: Fault.delay(1500), times: 1 })
     )
-    assert.deepStrictEqual(Fault.parse("*=reset@forever"), Either.right({ target: "*", fault: Fault.connectionReset, times: "forever" }))
+    assert.deepStrictEqual(
+      Fault.parse("*=reset@forever"),
+      Either.right({ target: "*", fault: Fault.connectionReset, times: "forever" })
+    )
     assert.deepStrictEqual(
       Fault.parse("p2p-orders=code:40015:try later@2"),
       Either.right({ target: "p2p-orders", fault: Fault.errorCode("40015", "try later"), times: 2 })
     )
-    assert.deepStrictEqual(Fault.parse("all=truncated"), Either.right({ target: "*", fault: Fault.truncatedJson, times: 1 }))
-    assert.deepStrictEqual(Fault.parse("time=invalid-json"), Either.right({ target: "time", fault: Fault.invalidJson, times: 1 }))
-    assert.deepStrictEqual(Fault.parse("time=429@5"), Either.right({ target: "time", fault: Fault.tooManyRequests, times: 5 }))
+    assert.deepStrictEqual(
+      Fault.parse("all=truncated"),
+      Either.right({ target: "*", fault: Fault.truncatedJson, times: 1 })
+    )
+    assert.deepStrictEqual(
+      Fault.parse("time=invalid-json"),
+      Either.right({ target: "time", fault: Fault.invalidJson, times: 1 })
+    )
+    assert.deepStrictEqual(
+      Fault.parse("time=429@5"),
+      Either.right({ target: "time", fault: Fault.tooManyRequests, times: 5 })
+    )
     for (const bad of ["symbols", "nowhere=500", "symbols=418", "symbols=delay", "symbols=500@0"]) {
       assert.isTrue(Either.isLeft(Fault.parse(bad)), bad)
     }

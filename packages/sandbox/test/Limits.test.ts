@@ -44,11 +44,15 @@ describe("frequency limits", () => {
         const sandbox = yield* Sandbox.Sandbox
         yield* sandbox.reset
         yield* sandbox.setLimits({ enabled: false })
-        const free = yield* Effect.all(Array.from({ length: 5 }, () => publicGet(sandbox, paths.netFlow, [["symbol", "ETHUSDT"]])))
+        const free = yield* Effect.all(
+          Array.from({ length: 5 }, () => publicGet(sandbox, paths.netFlow, [["symbol", "ETHUSDT"]]))
+        )
         assert.isTrue(free.every((reply) => reply.status === 200))
         assert.isNull(free[0]?.headers.get("x-mbx-used-remain-limit") ?? null)
         yield* sandbox.setLimits({ enabled: true, scale: 3 })
-        const scaled = yield* Effect.all(Array.from({ length: 4 }, () => publicGet(sandbox, paths.netFlow, [["symbol", "ETHUSDT"]])))
+        const scaled = yield* Effect.all(
+          Array.from({ length: 4 }, () => publicGet(sandbox, paths.netFlow, [["symbol", "ETHUSDT"]]))
+        )
         assert.deepStrictEqual(scaled.map((reply) => reply.status), [200, 200, 200, 429])
         yield* sandbox.reset
       }))
@@ -62,7 +66,13 @@ describe("frequency limits", () => {
         const replies = yield* Effect.forEach(routes, (path) => publicGet(sandbox, path, [["symbol", "BTCUSDT"]]))
         assert.deepStrictEqual(replies.map((reply) => reply.status), [200, 200, 200, 200, 200, 429, 429])
         assert.deepStrictEqual((yield* sandbox.requests).map((entry) => entry.rateLimited), [
-          false, false, false, false, false, true, true
+          false,
+          false,
+          false,
+          false,
+          false,
+          true,
+          true
         ])
       }))
   })

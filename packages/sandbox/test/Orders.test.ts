@@ -83,7 +83,10 @@ describe("orders and positions", () => {
           symbol: "ETHUSDT",
           orderList: [{ clientOid: b?.clientOid }, { clientOid: c?.clientOid }]
         })
-        assert.deepStrictEqual(data<CancelResult>(byClientOid).successList.map((s) => s.orderId), [b?.orderId, c?.orderId])
+        assert.deepStrictEqual(data<CancelResult>(byClientOid).successList.map((s) => s.orderId), [
+          b?.orderId,
+          c?.orderId
+        ])
       }))
 
     it.effect("multiple mode takes each item's symbol; a wrong symbol does not cancel", () =>
@@ -143,7 +146,11 @@ describe("orders and positions", () => {
           ["pos_profit", "120000", "mark_price"],
           ["loss_plan", "80000", "fill_price"]
         ])
-        const one = yield* signedPost(sandbox, key, paths.tpsl, { ...base, productType: "USDT-FUTURES", stopLossTriggerPrice: "85000" })
+        const one = yield* signedPost(sandbox, key, paths.tpsl, {
+          ...base,
+          productType: "USDT-FUTURES",
+          stopLossTriggerPrice: "85000"
+        })
         assert.strictEqual(data<ReadonlyArray<PlanRef>>(one).length, 1)
       }))
 
@@ -159,7 +166,12 @@ describe("orders and positions", () => {
           ["43023", { ...base, productType: "SUSDT-FUTURES", stopLossTriggerPrice: "100" }],
           ["40017", base],
           ["40019", { ...base, stopSurplusSize: "0.1", stopLossTriggerPrice: "100" }],
-          ["40019", { marginCoin: "USDT", productType: "USDT-FUTURES", symbol: "BTCUSDT", stopLossTriggerPrice: "100" }],
+          ["40019", {
+            marginCoin: "USDT",
+            productType: "USDT-FUTURES",
+            symbol: "BTCUSDT",
+            stopLossTriggerPrice: "100"
+          }],
           ["40020", { ...base, holdSide: "up", stopLossTriggerPrice: "100" }],
           ["40020", { ...base, productType: "spot", stopLossTriggerPrice: "100" }],
           ["40020", { ...base, stopLossTriggerPrice: "1e5" }],
@@ -190,7 +202,10 @@ describe("orders and positions", () => {
         const key = sandbox.credentials.marketMaker
         const before = yield* sandbox.openOrders(key.apiKey)
         const target = before[0]
-        yield* signedPost(sandbox, key, paths.batchCancel, { symbol: target?.symbol, orderList: [{ orderId: target?.orderId }] })
+        yield* signedPost(sandbox, key, paths.batchCancel, {
+          symbol: target?.symbol,
+          orderList: [{ orderId: target?.orderId }]
+        })
         assert.strictEqual((yield* sandbox.openOrders(key.apiKey)).length, before.length - 1)
         yield* sandbox.reset
         assert.deepStrictEqual(yield* sandbox.openOrders(key.apiKey), before)

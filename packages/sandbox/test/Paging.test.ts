@@ -2,10 +2,12 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Sandbox from "../src/Sandbox.js"
 import type { Params } from "./support.js"
-import { code, DAY, data, paths, signedGet } from "./support.js"
+import { code, data, DAY, paths, signedGet } from "./support.js"
 
 interface P2pPage {
-  readonly orderList: ReadonlyArray<{ readonly orderId: string; readonly ctime: string; readonly coin: string; readonly status: string }>
+  readonly orderList: ReadonlyArray<
+    { readonly orderId: string; readonly ctime: string; readonly coin: string; readonly status: string }
+  >
   readonly minOrderId: string
 }
 
@@ -17,14 +19,16 @@ interface TaxRecord {
 }
 
 interface FuturesPage {
-  readonly entrustedList: ReadonlyArray<{
-    readonly orderId: string
-    readonly clientOid: string
-    readonly symbol: string
-    readonly orderSource: string
-    readonly cTime: string
-    readonly enterPointSource: string
-  }> | null
+  readonly entrustedList:
+    | ReadonlyArray<{
+      readonly orderId: string
+      readonly clientOid: string
+      readonly symbol: string
+      readonly orderSource: string
+      readonly cTime: string
+      readonly enterPointSource: string
+    }>
+    | null
   readonly endId: string | null
 }
 
@@ -145,7 +149,10 @@ describe("paging", () => {
         )
         assert.deepStrictEqual(byId.entrustedList, [sample])
         const byClientOid = data<FuturesPage>(
-          yield* signedGet(sandbox, key, paths.futures, [["productType", "USDT-FUTURES"], ["clientOid", sample.clientOid]])
+          yield* signedGet(sandbox, key, paths.futures, [["productType", "USDT-FUTURES"], [
+            "clientOid",
+            sample.clientOid
+          ]])
         )
         assert.deepStrictEqual(byClientOid.entrustedList, [sample])
         const bySymbol = data<FuturesPage>(
@@ -170,7 +177,10 @@ describe("paging", () => {
         let previous: ReadonlyArray<TaxRecord> = []
         for (let i = 0; i < 20; i++) {
           const page = data<ReadonlyArray<TaxRecord>>(
-            yield* signedGet(sandbox, key, paths.tax, [...window, ...(cursor === undefined ? [] : [["idLessThan", cursor] as const])])
+            yield* signedGet(sandbox, key, paths.tax, [
+              ...window,
+              ...(cursor === undefined ? [] : [["idLessThan", cursor] as const])
+            ])
           )
           const next = page[page.length - 1]?.id
           if (next === cursor) {
@@ -184,7 +194,9 @@ describe("paging", () => {
       }))
   })
 
-  layer(Sandbox.layer({ limits: false, sizes: { p2pOrders: 5_000_000, taxRecords: 10_000_000, futuresOrders: 3_000_000 } }))(
+  layer(
+    Sandbox.layer({ limits: false, sizes: { p2pOrders: 5_000_000, taxRecords: 10_000_000, futuresOrders: 3_000_000 } })
+  )(
     (it) => {
       it.effect("pages data sets of millions without materialising them", () =>
         Effect.gen(function*() {
@@ -208,7 +220,10 @@ describe("paging", () => {
           )
           assert.strictEqual(tax.length, 500)
           const futures = data<FuturesPage>(
-            yield* signedGet(sandbox, key, paths.futures, [["productType", "USDT-FUTURES"], ["startTime", String(Date.now() - 89 * DAY)], [
+            yield* signedGet(sandbox, key, paths.futures, [["productType", "USDT-FUTURES"], [
+              "startTime",
+              String(Date.now() - 89 * DAY)
+            ], [
               "endTime",
               String(Date.now() - 88 * DAY)
             ]])
@@ -225,7 +240,10 @@ describe("paging", () => {
         Effect.scoped(Effect.gen(function*() {
           const sandbox = yield* Sandbox.make({ seed, anchor, limits: false, sizes: { symbols: 50, p2pOrders: 500 } })
           const reply = yield* signedGet(sandbox, sandbox.credentials.hmac, paths.p2p, [["limit", "20"]])
-          const symbols = yield* signedGet(sandbox, sandbox.credentials.hmac, paths.tradeRate, [["businessType", "spot"]])
+          const symbols = yield* signedGet(sandbox, sandbox.credentials.hmac, paths.tradeRate, [[
+            "businessType",
+            "spot"
+          ]])
           return [reply.json?.data, symbols.json?.data]
         }))
       const a = yield* page(7)

@@ -2,7 +2,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Sandbox from "../src/Sandbox.js"
 import type { Params } from "./support.js"
-import { code, DAY, data, paths, publicGet, send, signedGet, signedPost } from "./support.js"
+import { code, data, DAY, paths, publicGet, send, signedGet, signedPost } from "./support.js"
 
 interface SymbolRecord {
   readonly symbol: string
@@ -40,7 +40,10 @@ describe("parameter validation and market data", () => {
           [
             "40704",
             paths.futures,
-            [["productType", "USDT-FUTURES"], ["startTime", String(now - 95 * DAY)], ["endTime", String(now - 94 * DAY)]]
+            [["productType", "USDT-FUTURES"], ["startTime", String(now - 95 * DAY)], [
+              "endTime",
+              String(now - 94 * DAY)
+            ]]
           ],
           ["40053", paths.futures, [["productType", "USDT-FUTURES"], ["limit", "101"]]],
           ["40019", paths.openInterest, [["category", "USDT-FUTURES"]]],
@@ -102,7 +105,12 @@ describe("parameter validation and market data", () => {
             "USDT-FUTURES"
           ]])
         )
-        assert.deepStrictEqual(Object.keys(limit).sort(), ["marketMakerLimit", "masterSubLimit", "singleUserLimit", "symbol"])
+        assert.deepStrictEqual(Object.keys(limit).sort(), [
+          "marketMakerLimit",
+          "masterSubLimit",
+          "singleUserLimit",
+          "symbol"
+        ])
         assert.isTrue(Object.values(limit).every((value) => typeof value === "string"))
       }))
 
@@ -121,7 +129,9 @@ describe("parameter validation and market data", () => {
         assert.strictEqual(code(forged), "40009")
         const maker = yield* signedGet(sandbox, sandbox.credentials.marketMaker, paths.rpi, params)
         assert.strictEqual(code(maker), "00000")
-        const book = data<{ a: ReadonlyArray<ReadonlyArray<string>>; b: ReadonlyArray<ReadonlyArray<string>>; ts: string }>(maker)
+        const book = data<
+          { a: ReadonlyArray<ReadonlyArray<string>>; b: ReadonlyArray<ReadonlyArray<string>>; ts: string }
+        >(maker)
         assert.strictEqual(book.a.length, 20)
         assert.strictEqual(book.b.length, 20)
         const asks = book.a.map((level) => Number(level[0]))

@@ -50,7 +50,11 @@ const compilers = ["typescript@~5.9.3", "typescript@latest"]
 const nodeTypes = ["@types/node@^20", "@types/node@^22"]
 
 /** Runs a command to its end; fails with its output. */
-const run = (command: string, args: ReadonlyArray<string>, options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv }) =>
+const run = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv }
+) =>
   new Promise<string>((resolve, reject) => {
     execFile(
       command,
@@ -59,7 +63,9 @@ const run = (command: string, args: ReadonlyArray<string>, options: { readonly c
       (error, stdout, stderr) =>
         error === null
           ? resolve(stdout)
-          : reject(new Error(`${command} ${args.join(" ")} failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`))
+          : reject(
+            new Error(`${command} ${args.join(" ")} failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`)
+          )
     )
   })
 
@@ -111,7 +117,9 @@ try {
   const packed = await step("pack the public packages", async () => {
     const pnpm = process.env.npm_execpath
     if (pnpm === undefined) throw new Error("run it through pnpm: npx -y pnpm@10 smoke")
-    for (const dir of published) await run(process.execPath, [pnpm, "pack", "--pack-destination", tarballs], { cwd: dir })
+    for (const dir of published) {
+      await run(process.execPath, [pnpm, "pack", "--pack-destination", tarballs], { cwd: dir })
+    }
     return readdirSync(tarballs).map((file) => join(tarballs, file))
   }) ?? []
 
@@ -121,25 +129,46 @@ try {
       const out = await run(bin("publint"), ["run", tarball, "--strict", "--level", "suggestion"], { cwd: project })
       if (!out.includes("All good!")) throw new Error(out)
     })
-    await step(`attw ${tarball.split("/").at(-1)}`, () => run(bin("attw"), [tarball, "--format", "table-flipped"], { cwd: project }))
+    await step(
+      `attw ${tarball.split("/").at(-1)}`,
+      () => run(bin("attw"), [tarball, "--format", "table-flipped"], { cwd: project })
+    )
   }
 
   await step(`npm install the tarballs with ${peers.join(" ")}`, async () => {
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "smoke-consumer", private: true, type: "module" }, null, 2))
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "smoke-consumer", private: true, type: "module" }, null, 2)
+    )
     cpSync(join(here, "fixtures"), project, { recursive: true })
     cpSync(join(root, "packages/examples/src"), join(project, "examples"), { recursive: true })
-    await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...packed, ...peers, compilers[0]!, nodeTypes[0]!], {
+    await run("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      ...packed,
+      ...peers,
+      compilers[0]!,
+      nodeTypes[0]!
+    ], {
       cwd: project
     })
   })
 
   const sandbox = await step("start bitget-sandbox from the install", async () => {
-    const started = await start(join(project, "node_modules/.bin/bitget-sandbox"), ["--port", "0", "--json"], project, (line) =>
-      line.startsWith("{"))
+    const started = await start(
+      join(project, "node_modules/.bin/bitget-sandbox"),
+      ["--port", "0", "--json"],
+      project,
+      (line) => line.startsWith("{")
+    )
     stops.push(started.stop)
     return JSON.parse(started.line) as {
       readonly url: string
-      readonly credentials: { readonly hmac: { readonly apiKey: string; readonly secret: string; readonly passphrase: string } }
+      readonly credentials: {
+        readonly hmac: { readonly apiKey: string; readonly secret: string; readonly passphrase: string }
+      }
     }
   })
   const env: NodeJS.ProcessEnv = sandbox === undefined ? {} : {
@@ -159,21 +188,31 @@ try {
   for (const compiler of compilers) {
     for (const types of nodeTypes) {
       await step(`tsc (${compiler}, ${types}) strict NodeNext and Bundler, no skipLibCheck`, async () => {
-        await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--save-dev", compiler, types], { cwd: project })
-        await run(join(project, "node_modules/.bin/tsc"), ["-p", "tsconfig.nodenext.json", "--noEmit"], { cwd: project })
+        await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--save-dev", compiler, types], {
+          cwd: project
+        })
+        await run(join(project, "node_modules/.bin/tsc"), ["-p", "tsconfig.nodenext.json", "--noEmit"], {
+          cwd: project
+        })
         await run(join(project, "node_modules/.bin/tsc"), ["-p", "tsconfig.bundler.json"], { cwd: project })
       })
     }
   }
 
-  await step("compile the docs examples with the consumer's tsc (NodeNext)", () =>
-    run(join(project, "node_modules/.bin/tsc"), ["-p", "tsconfig.nodenext.json"], { cwd: project }))
+  await step(
+    "compile the docs examples with the consumer's tsc (NodeNext)",
+    () => run(join(project, "node_modules/.bin/tsc"), ["-p", "tsconfig.nodenext.json"], { cwd: project })
+  )
 
   const redisPort = await freePort()
   const redis = existsSync("/usr/bin/redis-server") || process.env.CI === "true"
     ? await step("start redis-server for the shared rate-limiter example", async () => {
-      const started = await start("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", ""], project, (line) =>
-        line.includes("Ready to accept connections"))
+      const started = await start(
+        "redis-server",
+        ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", ""],
+        project,
+        (line) => line.includes("Ready to accept connections")
+      )
       stops.push(started.stop)
       return started
     })
@@ -186,10 +225,15 @@ try {
       continue
     }
     await step(`node examples/${name}.js against the sandbox`, async () => {
-      const out = await run("node", [join("out/examples", `${name}.js`)], { cwd: project, env: { ...env, REDIS_PORT: String(redisPort) } })
+      const out = await run("node", [join("out/examples", `${name}.js`)], {
+        cwd: project,
+        env: { ...env, REDIS_PORT: String(redisPort) }
+      })
       if (name === "export-csv") {
         const csv = readFileSync(join(project, "tax-records.csv"), "utf8").split("\n")
-        if (csv[0] !== "id,coin,spotTaxType,amount,fee,balance,ts" || csv.length < 100) throw new Error(`tax-records.csv: ${csv.slice(0, 3)}`)
+        if (csv[0] !== "id,coin,spotTaxType,amount,fee,balance,ts" || csv.length < 100) {
+          throw new Error(`tax-records.csv: ${csv.slice(0, 3)}`)
+        }
       }
       return out
     })

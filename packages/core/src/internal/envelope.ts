@@ -18,7 +18,8 @@ const decodeEnvelope = Schema.decodeUnknownEither(Envelope)
 const decodeTimestamp = Schema.decodeUnknownOption(Timestamp)
 
 const excerptLength = 240
-const sensitiveValue = /("[^"]*(?:realname|secret|passphrase|sign|apikey|paymethodinfo)[^"]*"\s*:\s*)("(?:[^"\\]|\\.)*"|\[[^\]]*\])/gi
+const sensitiveValue =
+  /("[^"]*(?:realname|secret|passphrase|sign|apikey|paymethodinfo)[^"]*"\s*:\s*)("(?:[^"\\]|\\.)*"|\[[^\]]*\])/gi
 
 /**
  * A short excerpt of a body for error messages: personal and secret-looking
@@ -121,6 +122,7 @@ export const describeParseError = (error: ParseResult.ParseError): string => {
  *
  * @internal
  */
-export const requestError = (endpoint: { readonly method: string; readonly path: string }) =>
-(error: ParseResult.ParseError): BitgetRequestError =>
-  new BitgetRequestError({ endpoint: label(endpoint), issue: describeParseError(error) })
+export const requestError =
+  (endpoint: { readonly method: string; readonly path: string }) =>
+  (error: ParseResult.ParseError): BitgetRequestError =>
+    new BitgetRequestError({ endpoint: label(endpoint), issue: describeParseError(error) })

@@ -90,7 +90,11 @@ export const walk = <A, E, R>(options: {
         return Effect.logWarning(
           `pagination: the cursor did not move; continuing before ${DateTime.formatIso(oldest)} ` +
             "(records sharing that millisecond beyond one page may be missing)"
-        ).pipe(Effect.zipRight(emit(Option.some({ ...state, window: { ...state.window, end }, cursor: Option.none(), seen }))))
+        ).pipe(
+          Effect.zipRight(
+            emit(Option.some({ ...state, window: { ...state.window, end }, cursor: Option.none(), seen }))
+          )
+        )
       })
   )
 }

@@ -141,8 +141,12 @@ const options: Sandbox.Options = {
   sizes,
   taxTimestampPaging: parsed["tax-timestamp-paging"] === true,
   rpiOpen: parsed["rpi-open"] === true,
-  ...(parsed["ip-ceiling"] === undefined ? {} : { ipCeilingPerMinute: number("ip-ceiling", parsed["ip-ceiling"]) ?? 6000 }),
-  ...(rsaKeyFile === undefined ? {} : { rsaPrivateKeyPem: file("--rsa-key: cannot read", rsaKeyFile, () => readFileSync(rsaKeyFile, "utf8")) })
+  ...(parsed["ip-ceiling"] === undefined
+    ? {}
+    : { ipCeilingPerMinute: number("ip-ceiling", parsed["ip-ceiling"]) ?? 6000 }),
+  ...(rsaKeyFile === undefined
+    ? {}
+    : { rsaPrivateKeyPem: file("--rsa-key: cannot read", rsaKeyFile, () => readFileSync(rsaKeyFile, "utf8")) })
 }
 
 const printRsaKey = parsed["print-rsa-key"] === true
@@ -152,7 +156,9 @@ const describe = (sandbox: Sandbox.Sandbox.Service): string => {
   const limits = options.limits === false ? "off" : options.limitScale === 1 ? "on" : `on (x${options.limitScale})`
   return [
     `Bitget sandbox on ${sandbox.url} (seed ${sandbox.seed}, limits ${limits}${
-      faults.length === 0 ? "" : `, faults ${faults.map((f) => `${f.target}=${Fault.describe(f.fault)}@${f.times}`).join(" ")}`
+      faults.length === 0
+        ? ""
+        : `, faults ${faults.map((f) => `${f.target}=${Fault.describe(f.fault)}@${f.times}`).join(" ")}`
     })`,
     `  BITGET_BASE_URL=${sandbox.url} BITGET_API_KEY=${hmac.apiKey} BITGET_API_SECRET=${hmac.secret} BITGET_API_PASSPHRASE=${DemoKey.passphrase}`,
     `  RPI market maker: apiKey ${marketMaker.apiKey} secret ${marketMaker.secret}; RSA key: apiKey ${rsa.apiKey} (${
@@ -170,8 +176,11 @@ const program = Effect.gen(function*() {
   const sandbox = yield* Sandbox.make(options)
   const keyFile = parsed["rsa-key-out"]
   if (keyFile !== undefined) {
-    file("--rsa-key-out: cannot write", keyFile, () =>
-      writeFileSync(keyFile, sandbox.credentials.rsa.privateKeyPem, { mode: 0o600 }))
+    file(
+      "--rsa-key-out: cannot write",
+      keyFile,
+      () => writeFileSync(keyFile, sandbox.credentials.rsa.privateKeyPem, { mode: 0o600 })
+    )
   }
   if (parsed.json === true) {
     console.log(JSON.stringify({

@@ -45,8 +45,14 @@ export const seed = (options: {
     const side = draw.chance(0.5) ? "buy" : "sell"
     const cTime = options.anchor - (options.openOrders - k) * 37_000 - draw.int(0, 30_000)
     const mark = priceAt(symbol.basePrice, symbol.symbol, cTime)
-    const price = round(mark * (side === "buy" ? draw.between(0.8, 0.99) : draw.between(1.01, 1.2)), symbol.pricePrecision)
-    const size = Math.max(round(draw.between(10, 2_000) / symbol.basePrice, symbol.quantityPrecision), 10 ** -symbol.quantityPrecision)
+    const price = round(
+      mark * (side === "buy" ? draw.between(0.8, 0.99) : draw.between(1.01, 1.2)),
+      symbol.pricePrecision
+    )
+    const size = Math.max(
+      round(draw.between(10, 2_000) / symbol.basePrice, symbol.quantityPrecision),
+      10 ** -symbol.quantityPrecision
+    )
     const orderId = (base + BigInt(k) * 7_919n + BigInt(draw.int(0, 7_000))).toString()
     orders.set(orderId, {
       orderId,
@@ -59,11 +65,46 @@ export const seed = (options: {
     })
   }
   const positions: ReadonlyArray<Position> = [
-    { productType: "USDT-FUTURES", symbol: "BTCUSDT", marginCoin: "USDT", holdSide: "long", posMode: "hedge_mode", size: "0.5" },
-    { productType: "USDT-FUTURES", symbol: "BTCUSDT", marginCoin: "USDT", holdSide: "short", posMode: "hedge_mode", size: "0.2" },
-    { productType: "USDT-FUTURES", symbol: "ETHUSDT", marginCoin: "USDT", holdSide: "long", posMode: "hedge_mode", size: "3" },
-    { productType: "COIN-FUTURES", symbol: "BTCUSD", marginCoin: "BTC", holdSide: "buy", posMode: "one_way_mode", size: "0.1" },
-    { productType: "USDC-FUTURES", symbol: "ETHPERP", marginCoin: "USDC", holdSide: "sell", posMode: "one_way_mode", size: "1.5" }
+    {
+      productType: "USDT-FUTURES",
+      symbol: "BTCUSDT",
+      marginCoin: "USDT",
+      holdSide: "long",
+      posMode: "hedge_mode",
+      size: "0.5"
+    },
+    {
+      productType: "USDT-FUTURES",
+      symbol: "BTCUSDT",
+      marginCoin: "USDT",
+      holdSide: "short",
+      posMode: "hedge_mode",
+      size: "0.2"
+    },
+    {
+      productType: "USDT-FUTURES",
+      symbol: "ETHUSDT",
+      marginCoin: "USDT",
+      holdSide: "long",
+      posMode: "hedge_mode",
+      size: "3"
+    },
+    {
+      productType: "COIN-FUTURES",
+      symbol: "BTCUSD",
+      marginCoin: "BTC",
+      holdSide: "buy",
+      posMode: "one_way_mode",
+      size: "0.1"
+    },
+    {
+      productType: "USDC-FUTURES",
+      symbol: "ETHPERP",
+      marginCoin: "USDC",
+      holdSide: "sell",
+      posMode: "one_way_mode",
+      size: "1.5"
+    }
   ]
   return { orders, positions, plans: [] }
 }
@@ -92,8 +133,9 @@ export const batchCancel = (
     if (!Array.isArray(list)) return yield* Either.left(Params.invalid("orderList"))
     if (list.length === 0) return yield* Either.left(Params.missing("orderList"))
     if (list.length > 50) return yield* Either.left(Params.failure("40912", "single cancel cannot exceed 50"))
-    const mode = (yield* Params.optionalOneOf("batchMode", yield* Params.field(body, "batchMode"), ["single", "multiple"])) ??
-      "single"
+    const mode =
+      (yield* Params.optionalOneOf("batchMode", yield* Params.field(body, "batchMode"), ["single", "multiple"])) ??
+        "single"
     const topSymbol = yield* Params.field(body, "symbol")
     if (mode === "single" && topSymbol === undefined) return yield* Either.left(Params.missing("symbol"))
     const items: Array<Item> = []
@@ -126,7 +168,12 @@ export const batchCancel = (
         }
       }
       if (found === undefined) {
-        failureList.push({ orderId: item.orderId ?? "", clientOid: item.clientOid ?? "", errorMsg: notFound, errorCode: "43001" })
+        failureList.push({
+          orderId: item.orderId ?? "",
+          clientOid: item.clientOid ?? "",
+          errorMsg: notFound,
+          errorCode: "43001"
+        })
       } else {
         account.orders.delete(found.orderId)
         successList.push({ orderId: found.orderId, clientOid: found.clientOid })
@@ -136,7 +183,14 @@ export const batchCancel = (
     return { successList, failureList }
   })
 
-const productTypes = ["usdt-futures", "coin-futures", "usdc-futures", "susdt-futures", "scoin-futures", "susdc-futures"] as const
+const productTypes = [
+  "usdt-futures",
+  "coin-futures",
+  "usdc-futures",
+  "susdt-futures",
+  "scoin-futures",
+  "susdc-futures"
+] as const
 const triggerTypes = ["fill_price", "mark_price"] as const
 
 const nonNegativeDecimal = (name: string, value: string | undefined) =>
@@ -163,7 +217,11 @@ export const placePosTpsl = (
     const slPrice = yield* read("stopLossTriggerPrice")
     if (tpPrice !== undefined) yield* Params.positiveDecimal("stopSurplusTriggerPrice", tpPrice)
     if (slPrice !== undefined) yield* Params.positiveDecimal("stopLossTriggerPrice", slPrice)
-    const tpType = yield* Params.optionalOneOf("stopSurplusTriggerType", yield* read("stopSurplusTriggerType"), triggerTypes)
+    const tpType = yield* Params.optionalOneOf(
+      "stopSurplusTriggerType",
+      yield* read("stopSurplusTriggerType"),
+      triggerTypes
+    )
     const slType = yield* Params.optionalOneOf("stopLossTriggerType", yield* read("stopLossTriggerType"), triggerTypes)
     const tpExecute = yield* nonNegativeDecimal("stopSurplusExecutePrice", yield* read("stopSurplusExecutePrice"))
     const slExecute = yield* nonNegativeDecimal("stopLossExecutePrice", yield* read("stopLossExecutePrice"))
@@ -171,7 +229,12 @@ export const placePosTpsl = (
     const slSize = yield* read("stopLossSize")
     if (tpSize !== undefined) yield* Params.positiveDecimal("stopSurplusSize", tpSize)
     if (slSize !== undefined) yield* Params.positiveDecimal("stopLossSize", slSize)
-    yield* Params.optionalOneOf("stpMode", yield* read("stpMode"), ["none", "cancel_taker", "cancel_maker", "cancel_both"])
+    yield* Params.optionalOneOf("stpMode", yield* read("stpMode"), [
+      "none",
+      "cancel_taker",
+      "cancel_maker",
+      "cancel_both"
+    ])
     const tpClientOid = yield* Params.clientOid("stopSurplusClientOid", yield* read("stopSurplusClientOid"))
     const slClientOid = yield* Params.clientOid("stopLossClientOid", yield* read("stopLossClientOid"))
     if (tpPrice === undefined && slPrice === undefined) {
@@ -202,7 +265,11 @@ export const placePosTpsl = (
       account.plans.push({
         orderId,
         clientOid: clientOid ?? "",
-        planType: kind === "profit" ? (size === undefined ? "pos_profit" : "profit_plan") : size === undefined ? "pos_loss" : "loss_plan",
+        planType: kind === "profit"
+          ? (size === undefined ? "pos_profit" : "profit_plan")
+          : size === undefined
+          ? "pos_loss"
+          : "loss_plan",
         productType: position.productType,
         symbol: position.symbol,
         marginCoin: position.marginCoin,

@@ -51,7 +51,9 @@ export const prehash = (options: {
   readonly query: string
   readonly body: string
 }): string =>
-  `${options.timestamp}${options.method.toUpperCase()}${options.path}${options.query === "" ? "" : `?${options.query}`}${options.body}`
+  `${options.timestamp}${options.method.toUpperCase()}${options.path}${
+    options.query === "" ? "" : `?${options.query}`
+  }${options.body}`
 
 /** A key with its verification material prepared once. */
 export interface Verifier {

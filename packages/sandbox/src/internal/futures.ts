@@ -13,15 +13,43 @@ import * as Timeline from "./timeline.js"
 
 /** The order sources the request accepts as a filter. */
 export const filterSources = [
-  "normal", "market", "profit_market", "loss_market", "Trader_delegate", "trader_profit", "trader_loss", "reverse",
-  "trader_reverse", "profit_limit", "loss_limit", "liquidation", "delivery_close_long", "delivery_close_short",
-  "pos_profit_limit", "pos_profit_market", "pos_loss_limit", "pos_loss_market"
+  "normal",
+  "market",
+  "profit_market",
+  "loss_market",
+  "Trader_delegate",
+  "trader_profit",
+  "trader_loss",
+  "reverse",
+  "trader_reverse",
+  "profit_limit",
+  "loss_limit",
+  "liquidation",
+  "delivery_close_long",
+  "delivery_close_short",
+  "pos_profit_limit",
+  "pos_profit_market",
+  "pos_loss_limit",
+  "pos_loss_market"
 ] as const
 
 const otherSources = [
-  "profit_chase", "loss_chase", "follower_delegate", "reduce_offset", "market_risk", "move_limit", "move_market",
-  "tracking_limit", "tracking_market", "strategy_dca_positive", "strategy_oco_limit", "modify_order_limit",
-  "strategy_grid_middle", "trader_profit", "Trader_delegate", "delivery_close_long"
+  "profit_chase",
+  "loss_chase",
+  "follower_delegate",
+  "reduce_offset",
+  "market_risk",
+  "move_limit",
+  "move_market",
+  "tracking_limit",
+  "tracking_market",
+  "strategy_dca_positive",
+  "strategy_oco_limit",
+  "modify_order_limit",
+  "strategy_grid_middle",
+  "trader_profit",
+  "Trader_delegate",
+  "delivery_close_long"
 ]
 
 const sources: ReadonlyArray<readonly [string, number]> = [

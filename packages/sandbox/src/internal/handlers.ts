@@ -78,12 +78,17 @@ const p2pOrders: Handler = (call) =>
     const end = endTime ?? call.now
     const start = startTime ?? end - 90 * DAY
     if (end - start > 90 * DAY) {
-      return yield* Either.left(Params.failure("00001", "startTime and endTime interval cannot be greater than 90 days"))
+      return yield* Either.left(
+        Params.failure("00001", "startTime and endTime interval cannot be greater than 90 days")
+      )
     }
     const set = call.state.world.p2p(keyOf(call))
     const tl = set.timeline
     const matcher = P2p.matcher(set, { status, side, coin: q.get("coin"), fiat: q.get("fiat"), advNo: q.get("advNo") })
-    const from = Math.max(Timeline.firstAtOrBefore(tl, end), idLessThan === undefined ? 0 : Timeline.firstIdBelow(tl, idLessThan))
+    const from = Math.max(
+      Timeline.firstAtOrBefore(tl, end),
+      idLessThan === undefined ? 0 : Timeline.firstIdBelow(tl, idLessThan)
+    )
     const to = Timeline.firstBefore(tl, start)
     const orderNo = q.get("orderNo")
     let indices: ReadonlyArray<number>
@@ -106,7 +111,9 @@ const taxRecords: Handler = (call) =>
     const idLessThan = yield* cursor(q.get("idLessThan"))
     yield* ordered(startTime, endTime)
     if (endTime - startTime > 30 * DAY) {
-      return yield* Either.left(Params.failure("70008", "The time interval between startTime and endTime must be within 30 days"))
+      return yield* Either.left(
+        Params.failure("70008", "The time interval between startTime and endTime must be within 30 days")
+      )
     }
     const set = call.state.world.tax(keyOf(call))
     const tl = set.timeline
@@ -154,7 +161,10 @@ const futuresHistory: Handler = (call) =>
     const set = call.state.world.futuresHistory(keyOf(call), productType)
     const tl = set.timeline
     const matcher = Futures.matcher(set, { symbol: q.get("symbol"), orderSource })
-    const from = Math.max(Timeline.firstAtOrBefore(tl, end), idLessThan === undefined ? 0 : Timeline.firstIdBelow(tl, idLessThan))
+    const from = Math.max(
+      Timeline.firstAtOrBefore(tl, end),
+      idLessThan === undefined ? 0 : Timeline.firstIdBelow(tl, idLessThan)
+    )
     const to = Timeline.firstBefore(tl, start)
     const orderId = q.get("orderId")
     const clientOid = q.get("clientOid")

@@ -6,8 +6,8 @@
  */
 import type { ProductType } from "../Account.js"
 import { fixed, padded, round, trimmed } from "./format.js"
-import { DAY } from "./params.js"
 import { Draw, hash, hashString } from "./hash.js"
+import { DAY } from "./params.js"
 
 /** A spot symbol with its JSON record. */
 export interface SpotSymbol {
@@ -52,8 +52,30 @@ const wellKnown: ReadonlyArray<readonly [string, string, number]> = [
 ]
 
 const syllables = [
-  "ZO", "RA", "KI", "TE", "MO", "NU", "LA", "VI", "XA", "QU", "BE", "TO",
-  "SU", "PI", "DE", "FA", "GO", "HY", "JU", "WE", "AR", "ON", "EX", "IO"
+  "ZO",
+  "RA",
+  "KI",
+  "TE",
+  "MO",
+  "NU",
+  "LA",
+  "VI",
+  "XA",
+  "QU",
+  "BE",
+  "TO",
+  "SU",
+  "PI",
+  "DE",
+  "FA",
+  "GO",
+  "HY",
+  "JU",
+  "WE",
+  "AR",
+  "ON",
+  "EX",
+  "IO"
 ]
 
 const quoteUsd: Readonly<Record<string, number>> = { USDT: 1, USDC: 1, BTC: 95_000, ETH: 3_300 }
@@ -78,7 +100,8 @@ export const makeSymbols = (seed: number, count: number, anchor: number): Readon
     } else {
       quote = draw.weighted([["USDT", 75], ["USDC", 12], ["BTC", 8], ["ETH", 5]])
       do {
-        base = draw.pick(syllables) + draw.pick(syllables) + (draw.chance(0.5) ? draw.pick(["X", "K", "N", "S", "Z", "AI"]) : "")
+        base = draw.pick(syllables) + draw.pick(syllables) +
+          (draw.chance(0.5) ? draw.pick(["X", "K", "N", "S", "Z", "AI"]) : "")
       } while (taken.has(base + quote))
       price = 10 ** draw.between(-6, 4) / (quoteUsd[quote] ?? 1)
     }
@@ -136,7 +159,9 @@ const coinMargined = ["BTC", "ETH", "XRP", "SOL", "LTC", "ADA", "DOGE"]
 const usdcMargined = ["BTC", "ETH", "SOL", "XRP"]
 
 /** The futures contracts of each product type, derived from the spot universe. */
-export const makeFutures = (symbols: ReadonlyArray<SpotSymbol>): ReadonlyMap<ProductType, ReadonlyArray<FuturesSymbol>> => {
+export const makeFutures = (
+  symbols: ReadonlyArray<SpotSymbol>
+): ReadonlyMap<ProductType, ReadonlyArray<FuturesSymbol>> => {
   const usdt = symbols
     .filter((s) => s.quoteCoin === "USDT" && s.status === "online" && /^[A-Z0-9]+$/.test(s.baseCoin))
     .slice(0, 60)
@@ -175,7 +200,11 @@ export const tradeRate = (
 ): { readonly symbol: string; readonly makerFeeRate: string; readonly takerFeeRate: string } => {
   const promo = hash(seed, 21, hashString(symbol)) % 20 === 0
   if (business === "mix") {
-    return { symbol, makerFeeRate: marketMaker ? "-0.00005" : promo ? "0" : "0.0002", takerFeeRate: marketMaker ? "0.0004" : "0.0006" }
+    return {
+      symbol,
+      makerFeeRate: marketMaker ? "-0.00005" : promo ? "0" : "0.0002",
+      takerFeeRate: marketMaker ? "0.0004" : "0.0006"
+    }
   }
   return { symbol, makerFeeRate: marketMaker || promo ? "0" : "0.001", takerFeeRate: marketMaker ? "0.0006" : "0.001" }
 }
@@ -183,7 +212,11 @@ export const tradeRate = (
 const HOUR = 3_600_000
 
 /** 24 hourly net-flow records of a symbol, newest first. */
-export const netFlow = (seed: number, symbol: string, now: number): ReadonlyArray<{ readonly netFlow: string; readonly ts: string }> => {
+export const netFlow = (
+  seed: number,
+  symbol: string,
+  now: number
+): ReadonlyArray<{ readonly netFlow: string; readonly ts: string }> => {
   const latest = Math.floor(now / HOUR) * HOUR
   const scale = 10 ** (3 + (hash(seed, 31, hashString(symbol)) % 4))
   return Array.from({ length: 24 }, (_, k) => {
@@ -208,7 +241,12 @@ export const openInterestLimit = (future: FuturesSymbol) => {
 /** An RPI order book snapshot, the same within one second. */
 export const rpiOrderBook = (
   seed: number,
-  instrument: { readonly symbol: string; readonly basePrice: number; readonly pricePrecision: number; readonly quantityPrecision: number },
+  instrument: {
+    readonly symbol: string
+    readonly basePrice: number
+    readonly pricePrecision: number
+    readonly quantityPrecision: number
+  },
   now: number,
   levels: number
 ) => {

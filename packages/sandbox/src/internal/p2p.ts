@@ -127,7 +127,9 @@ export const record = (self: Dataset, i: number) => {
   const ctime = Timeline.timeAt(self.timeline, i)
   const id = Timeline.idAt(self.timeline, i)
   const budget = Math.min(self.anchor - ctime, 45 * MINUTE)
-  const paymentTime = status === "pending_pay" || status === "cancelled" ? undefined : ctime + Math.round(budget * draw.between(0.05, 0.5))
+  const paymentTime = status === "pending_pay" || status === "cancelled"
+    ? undefined
+    : ctime + Math.round(budget * draw.between(0.05, 0.5))
   const releaseTime = status === "completed" && paymentTime !== undefined
     ? paymentTime + Math.round(budget * draw.between(0.01, 0.45))
     : undefined

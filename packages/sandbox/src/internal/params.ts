@@ -44,7 +44,10 @@ export class Query {
 }
 
 /** A string field of a JSON body (numbers are accepted and written as strings), `undefined` when absent or blank. */
-export const field = (body: Readonly<Record<string, unknown>>, name: string): Either.Either<string | undefined, ApiFailure> => {
+export const field = (
+  body: Readonly<Record<string, unknown>>,
+  name: string
+): Either.Either<string | undefined, ApiFailure> => {
   const value = body[name]
   if (value === undefined || value === null) return Either.right(undefined)
   if (typeof value === "number" && Number.isFinite(value)) return Either.right(String(value))

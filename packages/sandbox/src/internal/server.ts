@@ -5,10 +5,10 @@
  *
  * @internal
  */
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Clock, Effect, Either, Option } from "effect"
 import type { Fault } from "../Fault.js"
 import * as Faults from "../Fault.js"
@@ -33,7 +33,14 @@ interface Answer {
   readonly headers: Readonly<Record<string, string>>
 }
 
-const envelope = (status: number, code: string, msg: string, requestTime: number, data: unknown, headers = {}): Answer => ({
+const envelope = (
+  status: number,
+  code: string,
+  msg: string,
+  requestTime: number,
+  data: unknown,
+  headers = {}
+): Answer => ({
   status,
   body: JSON.stringify({ code, msg, requestTime, data }),
   contentType: "application/json",
@@ -111,7 +118,9 @@ const respond = (
   })
   if (state.limits) {
     const ceiling = Math.max(1, Math.round(state.options.ipCeilingPerMinute * state.limitScale))
-    if (!state.limiter.take(`*|${request.remote}`, ceiling, 60_000, now).allowed) return done(tooMany(now), "unchecked", true)
+    if (!state.limiter.take(`*|${request.remote}`, ceiling, 60_000, now).allowed) {
+      return done(tooMany(now), "unchecked", true)
+    }
   }
   const query = parseQuery(request.rawQuery)
   const credentials: CredentialHeaders = {
@@ -155,10 +164,16 @@ const respond = (
     try {
       parsed = JSON.parse(request.body)
     } catch {
-      return done(failed(now, failure("40017", "Parameter verification failed body is not valid JSON"), headers), signature)
+      return done(
+        failed(now, failure("40017", "Parameter verification failed body is not valid JSON"), headers),
+        signature
+      )
     }
     if (!isRecord(parsed)) {
-      return done(failed(now, failure("40017", "Parameter verification failed body must be a JSON object"), headers), signature)
+      return done(
+        failed(now, failure("40017", "Parameter verification failed body must be a JSON object"), headers),
+        signature
+      )
     }
     body = parsed
   }
@@ -251,7 +266,9 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
         }
         if (fault._tag === "Delay") {
           // a client that gives up during the delay still leaves its request in the log
-          yield* Effect.sleep(fault.millis).pipe(Effect.onInterrupt(() => Effect.sync(() => finish(undefined, { fault }))))
+          yield* Effect.sleep(fault.millis).pipe(
+            Effect.onInterrupt(() => Effect.sync(() => finish(undefined, { fault })))
+          )
         }
       }
       const body = yield* Effect.orElseSucceed(request.text, () => "")
@@ -265,7 +282,11 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
       })
       let answer = outcome.answer
       if (fault?._tag === "TruncatedJson") {
-        answer = { ...answer, body: answer.body.slice(0, Math.max(1, Math.floor(answer.body.length / 2))), code: undefined }
+        answer = {
+          ...answer,
+          body: answer.body.slice(0, Math.max(1, Math.floor(answer.body.length / 2))),
+          code: undefined
+        }
       } else if (fault?._tag === "InvalidJson") {
         answer = {
           ...answer,
@@ -283,7 +304,9 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
 
   let routes = HttpRouter.empty
   for (const route of Route.routes) {
-    routes = route.method === "GET" ? HttpRouter.get(routes, route.path, serve(route)) : HttpRouter.post(routes, route.path, serve(route))
+    routes = route.method === "GET"
+      ? HttpRouter.get(routes, route.path, serve(route))
+      : HttpRouter.post(routes, route.path, serve(route))
   }
   return HttpRouter.all(routes, "*", serve(undefined))
 }

@@ -97,7 +97,8 @@ export class State {
   /** A fresh 19-digit plan order id. */
   nextPlanOrderId(): string {
     this.planSeq += 1
-    return (1_290_000_000_000_000_000n + BigInt(this.world.seed % 1000) * 1_000_000_000_000n + BigInt(this.planSeq) * 17n)
+    return (1_290_000_000_000_000_000n + BigInt(this.world.seed % 1000) * 1_000_000_000_000n +
+      BigInt(this.planSeq) * 17n)
       .toString()
   }
 

@@ -53,7 +53,8 @@ export const make = (options: {
 const AMPLITUDE = 0.6
 
 /** A monotone warp of [0, 1] onto itself: records bunch up and thin out in waves. */
-const warp = (x: number, waves: number): number => x + (AMPLITUDE * Math.sin(2 * Math.PI * waves * x)) / (2 * Math.PI * waves)
+const warp = (x: number, waves: number): number =>
+  x + (AMPLITUDE * Math.sin(2 * Math.PI * waves * x)) / (2 * Math.PI * waves)
 
 /** Time of record `i`, ms (non-increasing in `i`). */
 export const timeAt = (self: Timeline, i: number): number => {
