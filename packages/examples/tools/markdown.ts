@@ -66,7 +66,7 @@ export const exampleFiles = (): ReadonlyArray<string> => {
   const dir = fileURLToPath(new URL("..", import.meta.url))
   return ["src", "test"].flatMap((sub) =>
     readdirSync(join(dir, sub))
-      .filter((name) => name.endsWith(".ts") && name !== "docs.test.ts")
+      .filter((name) => name.endsWith(".ts"))
       .map((name) => relative(root, join(dir, sub, name)))
   )
 }

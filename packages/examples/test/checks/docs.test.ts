@@ -1,7 +1,21 @@
 import { assert, describe, it } from "@effect/vitest"
 import { existsSync } from "node:fs"
 import { join, normalize } from "node:path"
-import { blocks, exampleFiles, guides, isTypeScript, read, root } from "../tools/markdown.js"
+import { blocks, exampleFiles, guides, isTypeScript, read, root } from "../../tools/markdown.js"
+
+interface Manifest {
+  readonly private?: boolean
+  readonly peerDependencies?: Readonly<Record<string, string>>
+}
+
+/** The peer ranges the published packages declare, as `name@range`. */
+const peerRanges = new Set(
+  ["core", "platform-node", "sandbox"].flatMap((dir) =>
+    Object.entries((JSON.parse(read(`packages/${dir}/package.json`)) as Manifest).peerDependencies ?? {}).map(
+      ([name, range]) => `${name}@${range}`
+    )
+  )
+)
 
 const rootScripts = Object.keys((JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts)
 const sandboxUsage = read("packages/sandbox/src/bin/bitget-sandbox.ts")
@@ -51,6 +65,14 @@ describe("the guides", () => {
           for (const [, script] of line.matchAll(/npx -y pnpm@10 (?:--silent )?(?:run )?([\w:-]+)/g)) {
             if (script === "install" || script === "--filter") continue
             assert.include(rootScripts, script, `${file}: "${line}" runs a script the root package.json does not have`)
+          }
+          if (/npm install @bitget-effect\/core/.test(line)) {
+            const named = new Set(line.split(/\s+/).filter((word) => /^(effect|@effect\/[\w-]+)@/.test(word)))
+            assert.deepStrictEqual(
+              named,
+              peerRanges,
+              `${file}: the install line must name the peer ranges the packages declare`
+            )
           }
           const sandboxArgs = /(?:bitget-sandbox|pnpm@10 sandbox)(.*)$/.exec(line)?.[1] ?? ""
           for (const [name] of sandboxArgs.matchAll(/--[\w-]+/g)) {

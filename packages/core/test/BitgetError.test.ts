@@ -1,0 +1,52 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Cause, ConfigError, FiberId } from "effect"
+import * as BitgetError from "../src/BitgetError.js"
+
+const endpoint = "GET /api/v2/tax/spot-record"
+
+describe("BitgetError.describeFailure", () => {
+  it("an exchange error: its message, then what to do for its kind", () => {
+    const error = BitgetError.apiError({ endpoint, code: "40009", msg: "sign signature error" })
+    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(error)), [
+      "error: GET /api/v2/tax/spot-record failed with code 40009 (Auth, HTTP 400): sign signature error",
+      "hint: check the API key, its secret (or RSA key) and passphrase: BITGET_API_KEY, BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY) and BITGET_API_PASSPHRASE"
+    ])
+  })
+
+  it("an unknown code: the message alone, the code kept verbatim", () => {
+    const error = BitgetError.apiError({ endpoint, code: "99999", msg: "new" })
+    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(error)), [
+      "error: GET /api/v2/tax/spot-record failed with code 99999 (Unknown, HTTP 400): new"
+    ])
+  })
+
+  it("a signed call without credentials says which variables to set", () => {
+    const error = new BitgetError.BitgetRequestError({ endpoint, reason: "NoCredentials", issue: "needs credentials" })
+    assert.match(
+      BitgetError.describeFailure(Cause.fail(error))[1]!,
+      /^hint: signed operations need credentials: set BITGET_API_KEY/
+    )
+  })
+
+  it("bad configuration: each problem where the user sets it", () => {
+    const error = ConfigError.And(
+      ConfigError.InvalidData(["BITGET_TIMEOUT"], "Expected a duration but received \"soon\""),
+      ConfigError.MissingData(["BITGET_API_PASSPHRASE"], "incomplete credentials")
+    )
+    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(error)), [
+      "error: bad configuration: BITGET_TIMEOUT: Expected a duration but received \"soon\"; BITGET_API_PASSPHRASE: incomplete credentials"
+    ])
+  })
+
+  it("an interruption says nothing; a defect keeps its trace", () => {
+    assert.deepStrictEqual(BitgetError.describeFailure(Cause.interrupt(FiberId.none)), [])
+    const [line] = BitgetError.describeFailure(Cause.die(new TypeError("a bug")))
+    assert.include(line, "TypeError: a bug")
+  })
+
+  it("isBitgetError tells the family from anything else", () => {
+    assert.isTrue(BitgetError.isBitgetError(BitgetError.apiError({ endpoint, code: "1", msg: "" })))
+    assert.isFalse(BitgetError.isBitgetError(new Error("x")))
+    assert.isFalse(BitgetError.isBitgetError({ _tag: "SomethingElse" }))
+  })
+})
