@@ -41,10 +41,10 @@ const published = readdirSync(join(root, "packages"))
   .map((name) => join(root, "packages", name))
   .filter((dir) => existsSync(join(dir, "package.json")) && manifest(dir).private !== true)
 
-/** The peer ranges, as the packages declare them (and the README's install line repeats). */
+/** The peer ranges of the platform, as the packages declare them (and the README's install line repeats). */
 const peers = Object.entries(
   Object.fromEntries(published.flatMap((dir) => Object.entries(manifest(dir).peerDependencies ?? {})))
-).map(([name, range]) => `${name}@${range}`)
+).filter(([name]) => !name.startsWith("@bitget-effect/")).map(([name, range]) => `${name}@${range}`)
 
 const compilers = ["typescript@~5.9.3", "typescript@latest"]
 const nodeTypes = ["@types/node@^20", "@types/node@^22"]

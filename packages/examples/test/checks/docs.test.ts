@@ -8,13 +8,14 @@ interface Manifest {
   readonly peerDependencies?: Readonly<Record<string, string>>
 }
 
-/** The peer ranges the published packages declare, as `name@range`. */
+/** The platform's peer ranges the published packages declare, as `name@range`. */
 const peerRanges = new Set(
-  ["core", "platform-node", "sandbox"].flatMap((dir) =>
-    Object.entries((JSON.parse(read(`packages/${dir}/package.json`)) as Manifest).peerDependencies ?? {}).map(
-      ([name, range]) => `${name}@${range}`
+  ["core", "platform-node", "sandbox"]
+    .flatMap((dir) =>
+      Object.entries((JSON.parse(read(`packages/${dir}/package.json`)) as Manifest).peerDependencies ?? {})
     )
-  )
+    .filter(([name]) => !name.startsWith("@bitget-effect/"))
+    .map(([name, range]) => `${name}@${range}`)
 )
 
 const rootScripts = Object.keys((JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts)
