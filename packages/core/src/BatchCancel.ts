@@ -313,8 +313,8 @@ const allFailed = (request: BatchCancelRequest, code: string, msg: string): Batc
  * })
  * const mock = BitgetMock.layer(BitgetMock.succeed(BatchCancel.endpoint, answer))
  * const result = Effect.runSync(Effect.provide(program, mock))
- * console.log(result.allCancelled, result.unconfirmed)
- * // Output: false [ { orderId: '1202' } ]
+ * assert.strictEqual(result.allCancelled, false)
+ * assert.deepStrictEqual(result.unconfirmed.map((order) => order.orderId), ["1202"])
  * ```
  *
  * @since 0.1.0

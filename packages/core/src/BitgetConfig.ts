@@ -143,10 +143,10 @@ const variable = (path: ReadonlyArray<string>): string => path.join("_")
 /** The credentials under a prefix: none, or a complete set built by `Credentials`. */
 const credentialsConfig = (prefix: string): Config.Config<Option.Option<Credentials.Credentials>> =>
   Config.all({
-    apiKey: Config.option(Config.redacted("API_KEY")),
-    passphrase: Config.option(Config.redacted("API_PASSPHRASE")),
-    secret: Config.option(Config.redacted("API_SECRET")),
-    privateKeyPem: Config.option(Config.redacted("RSA_PRIVATE_KEY"))
+    apiKey: Config.option(Config.redacted(Credentials.keys.apiKey)),
+    passphrase: Config.option(Config.redacted(Credentials.keys.passphrase)),
+    secret: Config.option(Config.redacted(Credentials.keys.secret)),
+    privateKeyPem: Config.option(Config.redacted(Credentials.keys.privateKeyPem))
   }).pipe(
     Config.mapOrFail(({ apiKey, passphrase, privateKeyPem, secret }) => {
       if ([apiKey, passphrase, secret, privateKeyPem].every(Option.isNone)) return Either.right(Option.none())
@@ -168,18 +168,15 @@ const credentialsConfig = (prefix: string): Config.Config<Option.Option<Credenti
           )
         }
       }
-      const missing = [
-        ...(Option.isNone(apiKey) ? ["API_KEY"] : []),
-        ...(Option.isNone(passphrase) ? ["API_PASSPHRASE"] : []),
-        ...(Option.isNone(secret) && Option.isNone(privateKeyPem) ? ["API_SECRET"] : [])
-      ]
-      const name = (key: string) => variable([prefix, key])
+      const missing = Option.isNone(apiKey)
+        ? Credentials.keys.apiKey
+        : Option.isNone(passphrase)
+        ? Credentials.keys.passphrase
+        : Credentials.keys.secret
       return Either.left(
         ConfigError.MissingData(
-          [missing[0] ?? "API_KEY"],
-          `incomplete credentials: set ${name("API_KEY")}, ${name("API_PASSPHRASE")} and ${name("API_SECRET")} (or ${
-            name("RSA_PRIVATE_KEY")
-          }) together, or none of them for public calls only`
+          [missing],
+          `incomplete credentials: set ${Credentials.variables(prefix)} together, or none of them for public calls only`
         )
       )
     })
@@ -256,8 +253,8 @@ export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
  *   Effect.provide(layer),
  *   Effect.withConfigProvider(ConfigProvider.fromMap(variables, { pathDelim: "_" }))
  * ))
- * console.log(options.demoTrading, Duration.format(options.timeout))
- * // Output: true 3s
+ * assert.strictEqual(options.demoTrading, true)
+ * assert.strictEqual(Duration.format(options.timeout), "3s")
  * ```
  *
  * @since 0.1.0

@@ -6,6 +6,7 @@
  */
 import type { DateTime } from "effect"
 import { Cause, ConfigError, Duration, Option, Predicate, Schema } from "effect"
+import { variables } from "./Credentials.js"
 
 /**
  * The families of exchange error codes the library recognises. Codes outside
@@ -238,7 +239,7 @@ export type BitgetError =
   | RateLimitWaitExceeded
   | RateLimiterStoreError
 
-const credentialVariables = "BITGET_API_KEY, BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY) and BITGET_API_PASSPHRASE"
+const credentialVariables = variables()
 
 const kindHints: { readonly [K in ErrorKind]: string | undefined } = {
   Auth: `check the API key, its secret (or RSA key) and passphrase: ${credentialVariables}`,
@@ -293,16 +294,17 @@ const configProblems = (error: ConfigError.ConfigError): ReadonlyArray<string> =
     ? [...configProblems(error.left), ...configProblems(error.right)]
     : [`${error.path.join(".")}: ${error.message}`]
 
-const tags: ReadonlySet<unknown> = new Set<BitgetError["_tag"]>([
-  "BitgetApiError",
-  "BitgetHttpError",
-  "BitgetTransportError",
-  "BitgetDecodeError",
-  "BitgetRequestError",
-  "BitgetSignerError",
-  "RateLimitWaitExceeded",
-  "RateLimiterStoreError"
-])
+/** Every tag of the family; the type makes the compiler hold it to the `BitgetError` union. */
+const tags: { readonly [Tag in BitgetError["_tag"]]: true } = {
+  BitgetApiError: true,
+  BitgetHttpError: true,
+  BitgetTransportError: true,
+  BitgetDecodeError: true,
+  BitgetRequestError: true,
+  BitgetSignerError: true,
+  RateLimitWaitExceeded: true,
+  RateLimiterStoreError: true
+}
 
 /**
  * `true` for any failure of a Bitget call.
@@ -310,7 +312,8 @@ const tags: ReadonlySet<unknown> = new Set<BitgetError["_tag"]>([
  * @since 0.1.0
  * @category classification
  */
-export const isBitgetError = (u: unknown): u is BitgetError => Predicate.hasProperty(u, "_tag") && tags.has(u._tag)
+export const isBitgetError = (u: unknown): u is BitgetError =>
+  Predicate.hasProperty(u, "_tag") && typeof u._tag === "string" && Object.hasOwn(tags, u._tag)
 
 /**
  * A failed program's cause as one or two lines for a person: what failed (the
@@ -324,11 +327,9 @@ export const isBitgetError = (u: unknown): u is BitgetError => Predicate.hasProp
  * import { Cause } from "effect"
  *
  * const error = BitgetError.apiError({ endpoint: "GET /api/v2/tax/spot-record", code: "40009", msg: "sign signature error" })
- * console.log(BitgetError.describeFailure(Cause.fail(error)).join("\n"))
- * // Output:
- * // error: GET /api/v2/tax/spot-record failed with code 40009 (Auth, HTTP 400): sign signature error
- * // hint: check the API key, its secret (or RSA key) and passphrase: BITGET_API_KEY, BITGET_API_SECRET
- * // (or BITGET_RSA_PRIVATE_KEY) and BITGET_API_PASSPHRASE
+ * const [what, todo] = BitgetError.describeFailure(Cause.fail(error))
+ * assert.strictEqual(what, "error: GET /api/v2/tax/spot-record failed with code 40009 (Auth, HTTP 400): sign signature error")
+ * assert.match(todo ?? "", /^hint: check the API key, its secret \(or RSA key\) and passphrase/)
  * ```
  *
  * @since 0.1.0

@@ -117,11 +117,11 @@ export const requestsOf = <I, A, EI extends object, EA>(
  * const program = Effect.gen(function*() {
  *   const [latest] = yield* FundNetFlow.fundNetFlow({ symbol: "BTCUSDT" })
  *   const requests = yield* BitgetMock.requestsOf(FundNetFlow.endpoint)
- *   console.log(Schemas.formatDecimal(latest.netFlow), requests)
+ *   assert.strictEqual(Schemas.formatDecimal(latest.netFlow), "-1250.5")
+ *   assert.deepStrictEqual(requests, [{ symbol: "BTCUSDT" }]) // what was asked, typed
  * })
  *
  * Effect.runSync(Effect.provide(program, mock))
- * // Output: -1250.5 [ { symbol: 'BTCUSDT' } ]
  * ```
  *
  * @since 0.1.0

@@ -43,8 +43,7 @@ const redact = (value: string | Redacted.Redacted<string>) => (typeof value === 
  *   secret: "0123456789abcdef0123456789abcdef",
  *   passphrase: "my-passphrase"
  * })
- * console.log(`${credentials.apiKey}`)
- * // Output: <redacted>
+ * assert.strictEqual(`${credentials.apiKey}`, "<redacted>") // secrets print redacted
  *
  * // `BitgetConfig.layerConfig()` builds them from BITGET_API_KEY, BITGET_API_SECRET and BITGET_API_PASSPHRASE.
  * ```
@@ -91,3 +90,28 @@ export const rsa = (options: {
   passphrase: redact(options.passphrase),
   signingKey: { _tag: "Rsa", privateKeyPem: redact(options.privateKeyPem) }
 })
+
+/**
+ * The configuration keys of credentials, under a prefix such as `BITGET`
+ * (`BITGET_API_KEY`, …): what `BitgetConfig.layerConfig` reads and what
+ * messages tell a user to set.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const keys = {
+  apiKey: "API_KEY",
+  secret: "API_SECRET",
+  privateKeyPem: "RSA_PRIVATE_KEY",
+  passphrase: "API_PASSPHRASE"
+} as const
+
+/**
+ * The credential variables under a prefix, as a person reads them:
+ * `BITGET_API_KEY, BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY) and BITGET_API_PASSPHRASE`.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const variables = (prefix = "BITGET"): string =>
+  `${prefix}_${keys.apiKey}, ${prefix}_${keys.secret} (or ${prefix}_${keys.privateKeyPem}) and ${prefix}_${keys.passphrase}`

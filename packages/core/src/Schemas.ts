@@ -17,8 +17,8 @@ import { BigDecimal, DateTime, Option, Order, ParseResult, Schema } from "effect
  * import { BigDecimal } from "effect"
  *
  * const tiny = BigDecimal.make(5n, 18)
- * console.log(Schemas.formatDecimal(tiny), BigDecimal.format(tiny))
- * // Output: 0.000000000000000005 5e-18
+ * assert.strictEqual(Schemas.formatDecimal(tiny), "0.000000000000000005")
+ * assert.strictEqual(BigDecimal.format(tiny), "5e-18") // what the exchange would refuse
  * ```
  *
  * @since 0.1.0
@@ -253,8 +253,8 @@ export const isKnown = <L extends string>(value: OpenEnum<L>): value is L => typ
  * import { Schema } from "effect"
  *
  * const status = Schema.decodeSync(Symbols.SymbolStatus)
- * console.log(Schemas.enumText(status("online")), Schemas.enumText(status("delisted")))
- * // Output: online delisted (the second is an `Unrecognized` value)
+ * assert.strictEqual(Schemas.enumText(status("online")), "online")
+ * assert.strictEqual(Schemas.enumText(status("delisted")), "delisted") // an `Unrecognized` value, kept
  * ```
  *
  * @since 0.1.0

@@ -4,7 +4,7 @@
  * (`<!-- example: packages/examples/src/quickstart.ts -->`), so the file is
  * what CI type-checks and runs, and the block is kept equal to it.
  */
-import { readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -49,13 +49,9 @@ export const embed = (markdown: string, read: (file: string) => string): string 
 export const guides = (): ReadonlyArray<string> => [
   "README.md",
   ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`),
-  ...readdirSync(join(root, "packages")).map((name) => `packages/${name}/README.md`).filter((file) => {
-    try {
-      return readFileSync(join(root, file)).length > 0
-    } catch {
-      return false
-    }
-  })
+  ...readdirSync(join(root, "packages"))
+    .map((name) => `packages/${name}/README.md`)
+    .filter((file) => existsSync(join(root, file)))
 ]
 
 /** A file of the repository as text. */

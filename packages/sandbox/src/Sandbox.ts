@@ -162,11 +162,11 @@ const validate = (options: Options, sizes: Sizes): Effect.Effect<void, SandboxEr
  *   const response = yield* Effect.promise(() => fetch(`${sandbox.url}/api/v2/spot/public/symbols?symbol=BTCUSDT`))
  *   yield* Effect.promise(() => response.text())
  *   const stats = yield* sandbox.stats
- *   console.log(response.status, stats.requests)
+ *   assert.strictEqual(response.status, 200)
+ *   assert.strictEqual(stats.requests, 1)
  * }).pipe(Effect.scoped) // the server stops when the scope closes
  *
  * Effect.runPromise(program)
- * // Output: 200 1
  * ```
  *
  * @since 0.1.0
@@ -269,11 +269,10 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
  *   const call = Effect.promise(() => fetch(`${sandbox.url}/api/v2/public/time`).then((response) => response.text()))
  *   yield* Effect.repeatN(call, 2)
  *   const log = yield* sandbox.requests
- *   console.log(log.map((entry) => entry.status))
+ *   assert.deepStrictEqual(log.map((entry) => entry.status), [503, 503, 200])
  * })
  *
  * Effect.runPromise(test.pipe(Effect.provide(Sandbox.layer({ limits: false }))))
- * // Output: [ 503, 503, 200 ]
  * ```
  *
  * @since 0.1.0

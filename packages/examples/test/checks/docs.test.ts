@@ -60,9 +60,16 @@ describe("the guides", () => {
 
   it("give commands that run as pasted: npx -y, real scripts, real sandbox flags", () => {
     for (const file of files) {
+      for (const line of read(file).split("\n")) {
+        // anywhere, inline code included
+        assert.notMatch(
+          line,
+          /npx (?!-y )[\w@.-]+/,
+          `${file}: "${line}" needs npx -y (no terminal answers npx's prompt in CI)`
+        )
+      }
       for (const block of blocks(read(file)).filter((b) => b.lang === "sh")) {
         for (const line of block.code.split("\n")) {
-          assert.notMatch(line, /npx pnpm/, `${file}: "${line}" needs npx -y (no terminal answers npx's prompt in CI)`)
           for (const [, script] of line.matchAll(/npx -y pnpm@10 (?:--silent )?(?:run )?([\w:-]+)/g)) {
             if (script === "install" || script === "--filter") continue
             assert.include(rootScripts, script, `${file}: "${line}" runs a script the root package.json does not have`)
