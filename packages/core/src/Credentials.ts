@@ -108,10 +108,10 @@ export const keys = {
 
 /**
  * The credential variables under a prefix, as a person reads them:
- * `BITGET_API_KEY, BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY) and BITGET_API_PASSPHRASE`.
+ * `BITGET_API_KEY, BITGET_API_PASSPHRASE and BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY)`.
  *
  * @since 0.1.0
  * @category config
  */
 export const variables = (prefix = "BITGET"): string =>
-  `${prefix}_${keys.apiKey}, ${prefix}_${keys.secret} (or ${prefix}_${keys.privateKeyPem}) and ${prefix}_${keys.passphrase}`
+  `${prefix}_${keys.apiKey}, ${prefix}_${keys.passphrase} and ${prefix}_${keys.secret} (or ${prefix}_${keys.privateKeyPem})`

@@ -9,7 +9,7 @@ describe("BitgetError.describeFailure", () => {
     const error = BitgetError.apiError({ endpoint, code: "40009", msg: "sign signature error" })
     assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(error)), [
       "error: GET /api/v2/tax/spot-record failed with code 40009 (Auth, HTTP 400): sign signature error",
-      "hint: check the API key, its secret (or RSA key) and passphrase: BITGET_API_KEY, BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY) and BITGET_API_PASSPHRASE"
+      "hint: check the API key, its secret (or RSA key) and passphrase: BITGET_API_KEY, BITGET_API_PASSPHRASE and BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY)"
     ])
   })
 
