@@ -12,18 +12,46 @@ export interface Window {
 export type WindowOrder = "newestFirst" | "oldestFirst"
 
 /**
- * Splits `[start, end]` into disjoint windows of at most `maxSpanMillis`,
- * adjacent windows one millisecond apart.
+ * Windows computed one at a time: `length` of them, `at(i)` the `i`-th for
+ * `0 <= i < length` (`undefined` otherwise). A `ReadonlyArray<Window>` is one.
  *
  * @internal
  */
-export const windows = (range: Window, maxSpanMillis: number, order: WindowOrder): ReadonlyArray<Window> => {
-  const start = DateTime.toEpochMillis(range.start)
-  const out: Array<Window> = []
-  for (let end = DateTime.toEpochMillis(range.end); end >= start; end -= maxSpanMillis + 1) {
-    out.push({ start: DateTime.unsafeMake(Math.max(start, end - maxSpanMillis)), end: DateTime.unsafeMake(end) })
+export interface Windows {
+  readonly length: number
+  readonly at: (index: number) => Window | undefined
+}
+
+/**
+ * Splits `[start, end]` into disjoint windows of at most `maxSpanMillis`
+ * (a whole number), adjacent windows one millisecond apart, lazily: nothing
+ * is built up front, window `i` is derived from the range when asked for, in
+ * constant time and memory whatever the range. Newest first, window `i` ends
+ * at `end - i * (maxSpanMillis + 1)`; oldest first lists the same windows in
+ * reverse (so only the oldest may be shorter than the span). The arithmetic is
+ * exact (`bigint`): a range across all of `DateTime` spans more milliseconds
+ * than a `number` holds exactly.
+ *
+ * @internal
+ */
+export const windows = (range: Window, maxSpanMillis: number, order: WindowOrder): Windows => {
+  const start = BigInt(DateTime.toEpochMillis(range.start))
+  const end = BigInt(DateTime.toEpochMillis(range.end))
+  const span = BigInt(Math.max(0, Math.floor(maxSpanMillis)))
+  const step = span + 1n
+  const length = end < start ? 0 : Number((end - start) / step) + 1
+  return {
+    length,
+    at: (index) => {
+      if (!Number.isInteger(index) || index < 0 || index >= length) return undefined
+      const last = end - BigInt(order === "newestFirst" ? index : length - 1 - index) * step
+      const first = last - span
+      return {
+        start: DateTime.unsafeMake(Number(first < start ? start : first)),
+        end: DateTime.unsafeMake(Number(last))
+      }
+    }
   }
-  return order === "newestFirst" ? out : out.reverse()
 }
 
 /** One page as a stream needs it: the records and the cursor for the next. @internal */
@@ -52,21 +80,23 @@ const movesDown = (cursor: Option.Option<string>, next: string): boolean =>
  * page's oldest record and walked on, with a warning, since records sharing
  * that millisecond beyond the page may be missing. A record whose id was on
  * the previous page is not emitted again (duplicates at page and window edges).
+ * Windows are asked for one at a time, by index, and only the current one is
+ * held, so a walk over any number of windows runs in constant memory.
  *
  * @internal
  */
 export const walk = <A, E, R>(options: {
-  readonly windows: ReadonlyArray<Window>
+  readonly windows: Windows
   readonly pageSize: number
   readonly id: (item: A) => string
   readonly time: (item: A) => DateTime.Utc
   readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
 }): Stream.Stream<A, E, R> => {
   const { fetch, id, pageSize, time, windows } = options
-  const first = windows[0]
+  const first = windows.at(0)
   if (first === undefined) return Stream.empty
   const nextWindow = (state: State, seen: ReadonlySet<string>): Option.Option<State> => {
-    const window = windows[state.index + 1]
+    const window = windows.at(state.index + 1)
     return window === undefined
       ? Option.none()
       : Option.some({ index: state.index + 1, window, cursor: Option.none(), seen })

@@ -1,0 +1,182 @@
+import { assert, describe, it } from "@effect/vitest"
+import { DateTime, Effect, FastCheck as fc, Option, Stream } from "effect"
+import type { Window, WindowOrder, Windows } from "../src/internal/paginate.js"
+import { walk, windowed, windows } from "../src/internal/paginate.js"
+import * as TaxRecords from "../src/TaxRecords.js"
+import { exchange, ok } from "./support.js"
+
+const day = 86_400_000
+const span = 30 * day
+const at = (millis: number) => DateTime.unsafeMake(millis)
+const millis = (w: Window | undefined) =>
+  w === undefined ? undefined : [DateTime.toEpochMillis(w.start), DateTime.toEpochMillis(w.end)]
+const list = (ws: Windows) => Array.from({ length: ws.length }, (_, i) => millis(ws.at(i)))
+
+/** The widest range a `DateTime` allows. */
+const widest = { start: at(-8.64e15), end: at(8.64e15) }
+/** Windows of `span` over `widest`: the oldest is the short one, ending here. */
+const widestCount = 6_666_667
+const oldestEnd = -8_639_998_278_666_666
+
+/** More than any of these computations needs, far less than building every window of `widest` (over 1 GB). */
+const heapBound = 50 * 2 ** 20
+const heapUsed = () => process.memoryUsage().heapUsed
+
+/** The windows as the eager implementation built them, in exact (`bigint`) arithmetic. */
+const reference = (start: bigint, end: bigint, span: bigint, order: WindowOrder) => {
+  const out: Array<Array<number>> = []
+  for (let last = end; last >= start; last -= span + 1n) {
+    out.push([Number(last - span < start ? start : last - span), Number(last)])
+  }
+  return order === "newestFirst" ? out : out.reverse()
+}
+
+const empty = { items: [], next: Option.none() }
+
+describe("windows", () => {
+  it("derives the windows of the widest range without building them", () => {
+    const before = heapUsed()
+    const newest = windows(widest, span, "newestFirst")
+    const oldest = windows(widest, span, "oldestFirst")
+    const firstThree = [0, 1, 2].map((i) => [millis(newest.at(i)), millis(oldest.at(i))])
+    assert.isBelow(heapUsed() - before, heapBound)
+    assert.strictEqual(newest.length, widestCount)
+    assert.strictEqual(oldest.length, widestCount)
+    const end = 8.64e15
+    assert.deepStrictEqual(firstThree.map(([w]) => w), [
+      [end - span, end],
+      [end - 2 * span - 1, end - span - 1],
+      [end - 3 * span - 2, end - 2 * span - 2]
+    ])
+    assert.deepStrictEqual(firstThree.map(([, w]) => w), [
+      [-8.64e15, oldestEnd],
+      [oldestEnd + 1, oldestEnd + 1 + span],
+      [oldestEnd + span + 2, oldestEnd + 2 * span + 2]
+    ])
+    // the last of one order is the first of the other
+    assert.deepStrictEqual(millis(newest.at(widestCount - 1)), [-8.64e15, oldestEnd])
+    assert.deepStrictEqual(millis(oldest.at(widestCount - 1)), [end - span, end])
+    for (const index of [-1, widestCount, 0.5, Number.NaN]) {
+      assert.isUndefined(newest.at(index))
+      assert.isUndefined(oldest.at(index))
+    }
+  })
+
+  it("has no window for a range that ends before it starts", () => {
+    assert.strictEqual(windows({ start: at(1), end: at(0) }, span, "newestFirst").length, 0)
+    assert.isUndefined(windows({ start: at(1), end: at(0) }, span, "oldestFirst").at(0))
+  })
+
+  const instant = fc.bigInt({ min: -8_640_000_000_000_000n, max: 8_640_000_000_000_000n })
+
+  it.prop(
+    "matches the eager windows on small ranges",
+    [instant, fc.bigInt({ min: 0n, max: 5_000n }), fc.bigInt({ min: 0n, max: 1_000n }), fc.boolean()],
+    ([start, length, span, newestFirst]) => {
+      const order = newestFirst ? "newestFirst" : "oldestFirst"
+      const end = start + length > 8_640_000_000_000_000n ? 8_640_000_000_000_000n : start + length
+      assert.deepStrictEqual(
+        list(windows({ start: at(Number(start)), end: at(Number(end)) }, Number(span), order)),
+        reference(start, end, span, order)
+      )
+    },
+    { fastCheck: { numRuns: 500 } }
+  )
+
+  it.prop(
+    "matches the eager windows on ranges across all of DateTime, past exact numbers",
+    [instant, instant, fc.integer({ min: 1, max: 500 }), fc.bigInt({ min: 0n, max: 1_000_000n }), fc.boolean()],
+    ([a, b, most, extra, newestFirst]) => {
+      const order = newestFirst ? "newestFirst" : "oldestFirst"
+      const [start, end] = a <= b ? [a, b] : [b, a]
+      // at most `most` windows, so the reference stays small
+      const span = (end - start) / BigInt(most) + extra
+      assert.deepStrictEqual(
+        list(windows({ start: at(Number(start)), end: at(Number(end)) }, Number(span), order)),
+        reference(start, end, span, order)
+      )
+    },
+    { fastCheck: { numRuns: 500 } }
+  )
+})
+
+describe("walk", () => {
+  it.effect("walks any number of empty windows in constant stack and memory", () =>
+    Effect.gen(function*() {
+      const count = 100_000
+      let fetched = 0
+      yield* Stream.runDrain(walk({
+        // one window a millisecond, oldest first: window i is [i, i]
+        windows: windows({ start: at(0), end: at(count - 1) }, 0, "oldestFirst"),
+        pageSize: 100,
+        id: (item: string) => item,
+        time: () => at(0),
+        fetch: (window) =>
+          Effect.sync(() => {
+            if (DateTime.toEpochMillis(window.start) !== fetched || DateTime.toEpochMillis(window.end) !== fetched) {
+              throw new Error(`window ${fetched} is ${JSON.stringify(millis(window))}`)
+            }
+            fetched++
+            return empty
+          })
+      }))
+      assert.strictEqual(fetched, count)
+    }))
+})
+
+describe("windowed", () => {
+  for (const order of ["newestFirst", "oldestFirst"] as const) {
+    it.effect(`builds a stream over the widest range and pulls its first record in constant memory (${order})`, () =>
+      Effect.gen(function*() {
+        const fetched: Array<ReturnType<typeof millis>> = []
+        const before = heapUsed()
+        const stream = windowed({
+          endpoint: "test",
+          range: widest,
+          maxSpanDays: 30,
+          order,
+          pageSize: 10,
+          id: (item: string) => item,
+          time: () => at(0),
+          fetch: (window) =>
+            Effect.sync(() => {
+              fetched.push(millis(window))
+              return fetched.length < 3 ? empty : { items: ["a"], next: Option.none() }
+            })
+        })
+        const first = yield* Stream.runHead(stream)
+        assert.isBelow(heapUsed() - before, heapBound)
+        assert.deepStrictEqual(first, Option.some("a"))
+        assert.deepStrictEqual(
+          fetched,
+          [0, 1, 2].map((i) => millis(windows(widest, span, order).at(i)))
+        )
+      }))
+  }
+})
+
+describe("TaxRecords.stream", () => {
+  it.effect("sends one request for the first record over the widest range", () => {
+    const record = {
+      id: "1",
+      coin: "USDT",
+      spotTaxType: "Buy",
+      amount: "1",
+      fee: "0",
+      balance: "10",
+      ts: "1700000000000"
+    }
+    const { layer, requests } = exchange(() => ok([record]))
+    return Effect.gen(function*() {
+      const before = heapUsed()
+      const first = yield* Stream.runHead(
+        TaxRecords.stream({ startTime: widest.start, endTime: widest.end, order: "oldestFirst" })
+      )
+      assert.isBelow(heapUsed() - before, heapBound)
+      assert.strictEqual(Option.map(first, (r) => r.id).pipe(Option.getOrNull), "1")
+      assert.strictEqual(requests.length, 1)
+      const q = requests[0]!.url.searchParams
+      assert.deepStrictEqual([Number(q.get("startTime")), Number(q.get("endTime"))], [-8.64e15, oldestEnd])
+    }).pipe(Effect.provide(layer))
+  })
+})
