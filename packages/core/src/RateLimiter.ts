@@ -11,9 +11,8 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, Layer, Metric, MetricBoundaries, Option } from "effect"
-import type { RateLimiterStoreError } from "./BitgetError.js"
-import { RateLimitWaitExceeded } from "./BitgetError.js"
+import { Context, Deferred, Duration, Effect, Layer, Metric, MetricBoundaries, Option } from "effect"
+import { RateLimiterStoreError, RateLimitWaitExceeded } from "./BitgetError.js"
 import type { RateLimit } from "./Endpoint.js"
 
 /**
@@ -185,9 +184,35 @@ export const waitTime = Metric.histogram(
 )
 
 /**
+ * Counts slots (one per bucket a call takes) that a shared store granted
+ * from its in-process fallback because the store itself was unavailable (the
+ * Redis store with `onUnavailable: "memory"`), by store.
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
+export const storeFallbacks = Metric.counter("bitget_rate_limit_store_fallbacks", {
+  description: "rate-limit slots taken from an in-process fallback because the shared store was unavailable"
+})
+
+/**
+ * How long a permit's settlement may take in the background before it is
+ * given up with a warning (2 seconds).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const settleTimeout: Duration.Duration = Duration.seconds(2)
+
+/**
  * A granted slot; `settle` (called when the answer has arrived) moves the
  * slot to that time, so a call delayed on its way never lets the next window
  * start early.
+ *
+ * `settle` never holds up its caller: it hands the store's settlement to a
+ * background fiber (given up with a warning after `settleTimeout`, as are the
+ * store's failures) and returns at once. The next `take` of the same bucket
+ * waits for that settlement first, so the bucket it reads is up to date.
  *
  * @since 0.1.0
  * @category models
@@ -245,22 +270,52 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
     const maxWait = Option.map(Option.fromNullable(options.maxWait), Duration.decode)
     const maxWaitMillis = Option.getOrElse(Option.map(maxWait, Duration.toMillis), () => Number.POSITIVE_INFINITY)
     const smoothing = Math.min(1, Math.max(0, options.smoothing ?? 0.5))
+    // settlements under way, by bucket: each ends within settleTimeout
+    const settling = new Map<string, Set<Deferred.Deferred<void>>>()
+    const settled = (key: string): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const pending = settling.get(key)
+        return pending === undefined
+          ? Effect.void
+          : Effect.forEach(Array.from(pending), Deferred.await, { discard: true })
+      })
+    const settle = (key: string, ticket: string): Permit => ({
+      settle: Effect.flatMap(Deferred.make<void>(), (done) => {
+        const pending = settling.get(key) ?? new Set()
+        settling.set(key, pending)
+        pending.add(done)
+        const finish = Effect.sync(() => {
+          pending.delete(done)
+          if (pending.size === 0 && settling.get(key) === pending) settling.delete(key)
+        }).pipe(Effect.zipRight(Deferred.succeed(done, undefined)))
+        // interruptible: the caller settles in a finalizer, whose region would otherwise keep the timeout from firing
+        return store.settle({ key, ticket }).pipe(
+          Effect.timeoutFail({
+            duration: settleTimeout,
+            onTimeout: () =>
+              new RateLimiterStoreError({ issue: `settling a slot took longer than ${Duration.format(settleTimeout)}` })
+          }),
+          Effect.catchAll((error) => Effect.logWarning(error.message)),
+          Effect.ensuring(finish),
+          Effect.interruptible,
+          Effect.forkDaemon,
+          Effect.asVoid
+        )
+      })
+    })
     const acquire = (endpoint: string, key: string, limit: number, window: Duration.DurationInput, smooth: number) => {
       const windowMillis = Duration.toMillis(window) + marginMillis
       const request = { key, limit, windowMillis, spacingMillis: (smooth * windowMillis) / limit }
-      const settle = (ticket: string): Permit => ({
-        settle: store.settle({ key, ticket }).pipe(Effect.catchAll((error) => Effect.logWarning(error.message)))
-      })
       const loop = (waited: number): Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError> =>
         Effect.flatMap(store.acquire(request), (answer) => {
           if (answer._tag === "Granted") {
-            return waited === 0 ? Effect.succeed(settle(answer.ticket)) : Effect.as(
+            return waited === 0 ? Effect.succeed(settle(key, answer.ticket)) : Effect.as(
               Effect.all([
                 Metric.increment(Metric.tagged(waits, "endpoint", endpoint)),
                 Metric.update(Metric.tagged(waitTime, "endpoint", endpoint), waited),
                 Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`)
               ], { discard: true }),
-              settle(answer.ticket)
+              settle(key, answer.ticket)
             )
           }
           return waited + answer.millis > maxWaitMillis
@@ -269,7 +324,7 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
             )
             : Effect.zipRight(Effect.sleep(Duration.millis(answer.millis)), loop(waited + answer.millis))
         })
-      return loop(0)
+      return Effect.zipRight(settled(key), loop(0))
     }
     return {
       take: (endpoint, identity) => {

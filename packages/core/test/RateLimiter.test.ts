@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, TestClock } from "effect"
+import { Clock, Effect, Fiber, Logger, TestClock } from "effect"
 import type { RateLimit } from "../src/Endpoint.js"
 import * as RateLimiter from "../src/RateLimiter.js"
 import * as Symbols from "../src/Symbols.js"
@@ -58,6 +58,46 @@ describe("RateLimiter", () => {
       const next = yield* Effect.fork(Effect.zipRight(limiter.take(one, "k"), Clock.currentTimeMillis))
       yield* TestClock.adjust("1 second")
       assert.strictEqual(yield* Fiber.join(next), 1300)
+    }))
+
+  it.effect("settles without holding up the caller when the store never answers, giving up after a bound", () =>
+    Effect.gen(function*() {
+      const memory = yield* RateLimiter.makeMemoryStore
+      const store = RateLimiter.RateLimiterStore.of({ acquire: memory.acquire, settle: () => Effect.never })
+      const warnings: Array<string> = []
+      const logger = Logger.make(({ logLevel, message }) => {
+        if (logLevel._tag === "Warning") warnings.push(String(message))
+      })
+      const limiter = yield* RateLimiter.make({ margin: 0 }).pipe(
+        Effect.provideService(RateLimiter.RateLimiterStore, store)
+      )
+      const one = endpoint("one", { limit: 1, window: "1 second", scope: "uid" })
+      const permit = yield* limiter.take(one, "k")
+      yield* TestClock.adjust("300 millis")
+      // as the client settles: in a finalizer, once the answer has arrived; the clock does not move meanwhile
+      yield* Effect.void.pipe(
+        Effect.ensuring(permit.settle),
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+      )
+      assert.strictEqual(yield* Clock.currentTimeMillis, 300)
+      // the next take of the bucket waits for the settlement only until it is given up (2 s), then goes on
+      const next = yield* Effect.fork(Effect.zipRight(limiter.take(one, "k"), Clock.currentTimeMillis))
+      yield* TestClock.adjust("2 seconds")
+      assert.strictEqual(yield* Fiber.join(next), 2300)
+      assert.strictEqual(warnings.length, 1)
+      assert.include(warnings[0], "settling a slot took longer than 2s")
+    }))
+
+  it.effect("a settlement lands before the next take of the same bucket", () =>
+    Effect.gen(function*() {
+      const limiter = yield* limiterWith({ margin: 0, maxWait: "500 millis" })
+      const one = endpoint("one", { limit: 1, window: "1 second", scope: "uid" })
+      const permit = yield* limiter.take(one, "k")
+      yield* TestClock.adjust("1 second") // the answer took the whole window to arrive
+      yield* permit.settle
+      // settled at 1000, so the window is full until 2000, past maxWait
+      const error = yield* Effect.flip(limiter.take(one, "k"))
+      assert.strictEqual(error._tag, "RateLimitWaitExceeded")
     }))
 
   it.effect("keeps endpoints and API keys apart", () =>

@@ -1,8 +1,12 @@
+import * as RateLimiter from "@bitget-effect/core/RateLimiter"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect, Logger, Metric } from "effect"
+import { Redis } from "ioredis"
 import { execFile, execFileSync, spawn } from "node:child_process"
+import type { Socket } from "node:net"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
+import * as RedisRateLimiter from "../src/RedisRateLimiter.js"
 
 const hasRedis = (() => {
   try {
@@ -22,10 +26,9 @@ const freePort = Effect.async<number>((resume) => {
   })
 })
 
-/** A redis-server on loopback for the test's scope. */
-const redisServer = Effect.gen(function*() {
-  const port = yield* freePort
-  yield* Effect.acquireRelease(
+/** A redis-server on loopback, on the given port, for the test's scope. */
+const redisServerOn = (port: number) =>
+  Effect.acquireRelease(
     Effect.async<ReturnType<typeof spawn>>((resume) => {
       const child = spawn("redis-server", [
         "--port",
@@ -43,23 +46,74 @@ const redisServer = Effect.gen(function*() {
     }),
     (child) => Effect.sync(() => child.kill())
   )
+
+/** A redis-server on loopback for the test's scope. */
+const redisServer = Effect.gen(function*() {
+  const port = yield* freePort
+  yield* redisServerOn(port)
   return port
 })
+
+/** A server on loopback that accepts connections and never answers, like a Redis that hangs. */
+const silentServer = Effect.acquireRelease(
+  Effect.async<{ readonly port: number; readonly close: () => void }>((resume) => {
+    const sockets = new Set<Socket>()
+    const server = createServer((socket) => {
+      sockets.add(socket)
+      socket.on("close", () => sockets.delete(socket))
+    })
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      resume(Effect.succeed({
+        port,
+        close: () => {
+          for (const socket of sockets) socket.destroy()
+          server.close()
+        }
+      }))
+    })
+  }),
+  (server) => Effect.sync(server.close)
+)
+
+/** Warnings and infos logged while the effect runs (the store's scope included). */
+const logged = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
+  const lines: Array<{ readonly level: string; readonly message: string }> = []
+  const logger = Logger.make(({ logLevel, message }) => {
+    lines.push({ level: logLevel.label, message: String(message) })
+  })
+  return Effect.map(
+    effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger))),
+    (a) => [a, lines] as const
+  )
+}
+
+const symbols = {
+  name: "spot.symbols",
+  label: "GET /api/v2/spot/public/symbols",
+  rateLimit: { limit: 5, window: "1 second", scope: "ip" }
+} as const
+
+const fallbacks = Metric.tagged(RateLimiter.storeFallbacks, "store", "redis")
 
 const worker = fileURLToPath(new URL("./fixtures/redisWorker.ts", import.meta.url))
 const tsx = fileURLToPath(new URL("../../../node_modules/.bin/tsx", import.meta.url))
 
-const runWorker = (port: number, takes: number) =>
-  Effect.async<ReadonlyArray<number>, Error>((resume) => {
-    execFile(tsx, ["--conditions=@bitget-effect/source", worker, String(port), String(takes)], {
-      cwd: fileURLToPath(new URL("..", import.meta.url))
+const runWorker = (port: number, takes: number, script = worker) =>
+  Effect.async<{ readonly stdout: string; readonly stderr: string }, Error>((resume) => {
+    execFile(tsx, ["--conditions=@bitget-effect/source", script, String(port), String(takes)], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      timeout: 60_000
     }, (error, stdout, stderr) =>
       resume(
         error
           ? Effect.fail(new Error(`${error.message}\n${stderr}`))
-          : Effect.succeed(JSON.parse(stdout) as Array<number>)
+          : Effect.succeed({ stdout, stderr })
       ))
   })
+
+const unavailableWorker = fileURLToPath(new URL("./fixtures/redisUnavailableWorker.ts", import.meta.url))
 
 describe("RedisRateLimiter", () => {
   // CI installs redis-server (.ci/run), so there the test always runs
@@ -68,7 +122,9 @@ describe("RedisRateLimiter", () => {
     () =>
       Effect.scoped(Effect.gen(function*() {
         const port = yield* redisServer
-        const [a, b] = yield* Effect.all([runWorker(port, 10), runWorker(port, 10)], { concurrency: 2 })
+        const [a, b] = (yield* Effect.all([runWorker(port, 10), runWorker(port, 10)], { concurrency: 2 })).map((
+          { stdout }
+        ) => JSON.parse(stdout) as Array<number>)
         const grants = [...a!, ...b!].sort((x, y) => x - y)
         assert.strictEqual(grants.length, 20)
         // 5 per second between them: no span shorter than a window holds more than 5 grants. Redis
@@ -80,6 +136,114 @@ describe("RedisRateLimiter", () => {
         // and both processes were held back, not just one
         assert.isAbove(a!.at(-1)! - a![0]!, 1000)
         assert.isAbove(b!.at(-1)! - b![0]!, 1000)
+      })),
+    30_000
+  )
+
+  it.live(
+    "fails at once with a typed error when Redis is unreachable, reporting the outage once and printing nothing",
+    () =>
+      Effect.gen(function*() {
+        const port = yield* freePort // nothing listens there
+        const { stderr, stdout } = yield* runWorker(port, 5, unavailableWorker)
+        const { results, warnings } = JSON.parse(stdout) as {
+          readonly results: ReadonlyArray<{ readonly millis: number; readonly outcome: string }>
+          readonly warnings: ReadonlyArray<string>
+        }
+        assert.strictEqual(results.length, 5)
+        for (const { millis, outcome } of results) {
+          assert.match(outcome, /^RateLimiterStoreError: rate limiter store failed: Redis is unavailable \(/)
+          // a hang check, not a speed one: before, the first take waited for 20 reconnections (10 s and more)
+          assert.isBelow(millis, 3000)
+        }
+        // the client kept reconnecting meanwhile; one warning for the outage, through Effect's logger
+        assert.strictEqual(warnings.length, 1)
+        assert.include(warnings[0], "Redis is unavailable")
+        assert.notInclude(stderr, "Unhandled error event")
+        assert.notInclude(stdout + stderr, "hunter2-do-not-print")
+      }),
+    60_000
+  )
+
+  it.live(
+    "gives up on a Redis that accepts the connection and never answers, within the timeout",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const server = yield* silentServer
+        const password = "hunter2-do-not-print"
+        const [[error, elapsed], lines] = yield* logged(Effect.scoped(Effect.gen(function*() {
+          const store = yield* RedisRateLimiter.make({ host: "127.0.0.1", port: server.port, password })
+          const limiter = yield* RateLimiter.make({ margin: 0 }).pipe(
+            Effect.provideService(RateLimiter.RateLimiterStore, store)
+          )
+          return yield* Effect.timed(Effect.flip(limiter.take(symbols, "shared"))).pipe(
+            Effect.map(([duration, error]) => [error, duration] as const)
+          )
+        })))
+        assert.strictEqual(error._tag, "RateLimiterStoreError")
+        assert.include(error.message, "Redis is unavailable")
+        assert.isBelow(Duration.toMillis(elapsed), 5000) // a hang check: before, this take never ended
+        assert.notInclude(error.message, password)
+        for (const line of lines) assert.notInclude(line.message, password)
+      })),
+    30_000
+  )
+
+  it.live(
+    "with onUnavailable: \"memory\", limits calls in the process while Redis is down, warning once",
+    () =>
+      Effect.gen(function*() {
+        const port = yield* freePort // nothing listens there
+        const before = (yield* Metric.value(fallbacks)).count
+        const [grants, lines] = yield* logged(Effect.scoped(Effect.gen(function*() {
+          const store = yield* RedisRateLimiter.make({ host: "127.0.0.1", port, onUnavailable: "memory" })
+          const limiter = yield* RateLimiter.make({ margin: 0, smoothing: 0 }).pipe(
+            Effect.provideService(RateLimiter.RateLimiterStore, store)
+          )
+          const grants: Array<number> = []
+          for (let i = 0; i < 10; i++) {
+            yield* limiter.take(symbols, "shared")
+            grants.push(Date.now())
+          }
+          return grants
+        })))
+        // the in-process store still keeps 5 a second
+        assert.strictEqual(grants.length, 10)
+        assert.isAtLeast(grants[5]! - grants[0]!, 950)
+        const warnings = lines.filter((line) => line.level === "WARN")
+        assert.strictEqual(warnings.length, 1, JSON.stringify(warnings))
+        assert.include(warnings[0]!.message, "Redis is unavailable")
+        assert.include(warnings[0]!.message, "limited in this process alone")
+        // two buckets a take: the endpoint's and the IP ceiling's
+        assert.strictEqual((yield* Metric.value(fallbacks)).count - before, 20)
+      }),
+    30_000
+  )
+
+  it.live.skipIf(!hasRedis && process.env.CI !== "true")(
+    "with onUnavailable: \"memory\", goes back to Redis once it answers again",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const port = yield* freePort
+        const [_, lines] = yield* logged(Effect.scoped(Effect.gen(function*() {
+          const store = yield* RedisRateLimiter.make({ host: "127.0.0.1", port, onUnavailable: "memory" })
+          const limiter = yield* RateLimiter.make({ margin: 0 }).pipe(
+            Effect.provideService(RateLimiter.RateLimiterStore, store)
+          )
+          yield* limiter.take(symbols, "shared") // Redis is down: limited in memory
+          yield* redisServerOn(port)
+          const before = (yield* Metric.value(fallbacks)).count
+          // the client reconnects by itself, at most 2 s apart
+          yield* Effect.sleep("2500 millis")
+          yield* limiter.take(symbols, "shared")
+          assert.strictEqual((yield* Metric.value(fallbacks)).count, before)
+          const check = new Redis({ host: "127.0.0.1", port, lazyConnect: true })
+          const keys = yield* Effect.promise(() => check.keys("bitget:ratelimit:*").finally(() => check.disconnect()))
+          assert.includeMembers(keys, ["bitget:ratelimit:ip:spot.symbols", "bitget:ratelimit:ip:*"])
+        })))
+        const messages = lines.map((line) => `${line.level} ${line.message}`)
+        assert.strictEqual(messages.filter((m) => m.startsWith("WARN")).length, 1, JSON.stringify(messages))
+        assert.include(messages, "INFO rate-limit store: Redis answers again")
       })),
     30_000
   )
