@@ -30,10 +30,12 @@ import type { Credentials } from "./Credentials.js"
 import type { Endpoint } from "./Endpoint.js"
 import { label } from "./Endpoint.js"
 import { describeParseError, excerpt, interpret, requestError } from "./internal/envelope.js"
+import * as Redact from "./internal/redact.js"
 import * as TimeEndpoint from "./internal/serverTime.js"
-import { fromHttpClientError } from "./internal/transport.js"
+import { fromHttpClientError, readBody } from "./internal/transport.js"
 import * as RateLimiter from "./RateLimiter.js"
 import * as Retry from "./Retry.js"
+import { isSendable } from "./Schemas.js"
 import { canonicalQuery, prehash, Signer } from "./Signer.js"
 
 /**
@@ -91,15 +93,40 @@ const prepare = <I, A, EI extends object, EA>(
 ): Effect.Effect<Prepared, BitgetRequestError> =>
   Schema.encode(endpoint.request)(input, { errors: "all" }).pipe(
     Effect.mapError(requestError(endpoint)),
-    Effect.map((encoded): Prepared => {
-      if (endpoint.method === "POST") return { query: { signed: "", sent: "" }, body: JSON.stringify(encoded) }
+    Effect.flatMap((encoded) => {
+      if (endpoint.method === "POST") {
+        return Effect.succeed({ query: { signed: "", sent: "" }, body: JSON.stringify(encoded) })
+      }
       const params: Record<string, string> = {}
       for (const [key, value] of Object.entries(encoded)) {
-        if (typeof value === "string") params[key] = value
+        if (typeof value !== "string") continue
+        if (!isSendable(value)) {
+          return Effect.fail(
+            new BitgetRequestError({
+              endpoint: label(endpoint),
+              issue: `${key}: must not hold control characters or lone surrogates`
+            })
+          )
+        }
+        params[key] = value
       }
-      return { query: canonicalQuery(params), body: "" }
+      return Effect.succeed({ query: canonicalQuery(params), body: "" })
     })
   )
+
+/** A header value an HTTP request can carry: printable ASCII and tabs (no line break). */
+const headerValue = /^[\t\x20-\x7e]*$/
+
+/** The first header whose value no request can carry, by name. */
+const unsendableHeader = (headers: { readonly [name: string]: string }): string | undefined =>
+  Object.keys(headers).find((name) => !headerValue.test(headers[name] as string))
+
+/** What was read of an answer. */
+interface Answer {
+  readonly status: number
+  readonly headers: Headers.Headers
+  readonly body: string
+}
 
 const isClockSkew = (error: BitgetError): boolean => error._tag === "BitgetApiError" && error.code === "40008"
 
@@ -116,8 +143,11 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
     const config = yield* BitgetConfig
     const signer = yield* Signer
     const redactedNames = yield* FiberRef.get(Headers.currentRedactedNames)
+    // The platform's own span would hold the request and response headers
+    // (secrets, and whatever a server echoes); the client writes its own.
     const http = (yield* HttpClient.HttpClient).pipe(
       HttpClient.withTracerPropagation(false),
+      HttpClient.withTracerDisabledWhen(() => true),
       HttpClient.transformResponse(
         Effect.locally(Headers.currentRedactedNames, [...redactedNames, ...credentialHeaders])
       )
@@ -136,25 +166,56 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
     if (config.demoTrading) baseHeaders.paptrading = "1"
     if (Option.isSome(config.channelApiCode)) baseHeaders["X-CHANNEL-API-CODE"] = config.channelApiCode.value
     const identity = Option.match(config.credentials, { onNone: () => "", onSome: (c) => Redacted.value(c.apiKey) })
+    const secrets = Redact.scrubber(Option.match(config.credentials, {
+      onNone: () => [],
+      onSome: ({ apiKey, passphrase, signingKey }) => [
+        Redacted.value(apiKey),
+        Redacted.value(passphrase),
+        Redacted.value(signingKey._tag === "Hmac" ? signingKey.secret : signingKey.privateKeyPem)
+      ]
+    }))
+    const unsendable = unsendableHeader(baseHeaders)
+    const unsendableCredential = Option.match(config.credentials, {
+      onNone: () => undefined,
+      onSome: ({ apiKey, passphrase }) =>
+        unsendableHeader({ "ACCESS-KEY": Redacted.value(apiKey), "ACCESS-PASSPHRASE": Redacted.value(passphrase) })
+    })
 
+    /** Sends a request and reads the answer, in a span that holds neither headers nor body. */
     const send = (endpoint: string, request: HttpClientRequest.HttpClientRequest) =>
-      http.execute(request).pipe(
-        Effect.flatMap((response) =>
-          Effect.map(response.text, (body) => ({ status: response.status, headers: response.headers, body }))
-        ),
-        Effect.scoped,
-        Effect.mapError((error) => fromHttpClientError(endpoint, error)),
-        Effect.timeoutFail({
-          duration: config.timeout,
-          onTimeout: () =>
-            new BitgetTransportError({
-              endpoint,
-              reason: "Timeout",
-              sent: true,
-              description: `no complete answer within ${Duration.format(config.timeout)}`
+      Effect.suspend(() => {
+        let answer: Answer | undefined
+        return http.execute(request).pipe(
+          Effect.flatMap((response) =>
+            Effect.map(readBody(endpoint, response, config.maxResponseBytes), (body) => {
+              answer = { status: response.status, headers: response.headers, body }
+              return response.status
             })
-        })
-      )
+          ),
+          Effect.scoped,
+          Effect.catchTag(
+            "RequestError",
+            "ResponseError",
+            (error) => Effect.fail(fromHttpClientError(endpoint, error))
+          ),
+          Effect.tap((status) => Effect.annotateCurrentSpan("http.response.status_code", status)),
+          Effect.withSpan("http.client", {
+            kind: "client",
+            attributes: { "http.request.method": request.method, "url.full": request.url }
+          }),
+          Effect.timeoutFail({
+            duration: config.timeout,
+            onTimeout: () =>
+              new BitgetTransportError({
+                endpoint,
+                reason: "Timeout",
+                sent: true,
+                description: `no complete answer within ${Duration.format(config.timeout)}`
+              })
+          }),
+          Effect.map(() => answer as Answer)
+        )
+      })
 
     /** One attempt: wait for a slot, sign afresh, send, read the envelope. */
     const attempt = <I, A, EI extends object, EA>(
@@ -184,15 +245,17 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         const request = endpoint.method === "POST"
           ? HttpClientRequest.post(url, { headers, body: HttpBody.text(body, "application/json") })
           : HttpClientRequest.get(url, { headers })
+        const signature = headers["ACCESS-SIGN"]
+        const scrubber = signature === undefined ? secrets : Redact.combine(secrets, [signature])
         const answer = yield* send(name, request).pipe(Effect.ensuring(permit.settle))
-        const data = yield* interpret({ endpoint: name, ...answer }).pipe(
+        const data = yield* interpret({ endpoint: name, ...answer, secrets: scrubber }).pipe(
           Effect.tapError((error) =>
             error._tag === "BitgetApiError" && error.kind === "RateLimited"
               ? Metric.increment(Metric.tagged(RateLimiter.rejections, "endpoint", name))
               : Effect.void
           )
         )
-        return { answer, data }
+        return { answer, data, secrets: scrubber }
       })
 
     const syncClock = Effect.gen(function*() {
@@ -204,7 +267,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
           new BitgetDecodeError({
             endpoint: label(TimeEndpoint.endpoint),
             status: 200,
-            issue: describeParseError(error),
+            issue: describeParseError(error, secrets),
             excerpt: ""
           })
         )
@@ -235,9 +298,16 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
               ),
             onSome: Effect.succeed
           })
+        const header = unsendable ?? (credentials === undefined ? undefined : unsendableCredential)
+        if (header !== undefined) {
+          return yield* new BitgetRequestError({
+            endpoint: name,
+            issue: `the ${header} header would hold a line break or a character no HTTP header can carry`
+          })
+        }
         const prepared = yield* prepare(endpoint, input)
         const once = attempt(endpoint, prepared, credentials)
-        const { answer, data } = yield* once.pipe(
+        const { answer, data, secrets: scrubber } = yield* once.pipe(
           Effect.catchIf(isClockSkew, () => Effect.zipRight(syncClock, once)),
           Effect.retry(policy)
         )
@@ -246,8 +316,8 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
             new BitgetDecodeError({
               endpoint: name,
               status: answer.status,
-              issue: describeParseError(error),
-              excerpt: excerpt(answer.body)
+              issue: describeParseError(error, scrubber),
+              excerpt: excerpt(answer.body, scrubber)
             })
           )
         )

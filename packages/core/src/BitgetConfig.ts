@@ -50,6 +50,8 @@ export interface BitgetOptions {
   readonly retry: RetryOptions & { readonly endpoints?: { readonly [endpoint: string]: RetryOptions } }
   /** Read the exchange's clock once when the client starts (it is read anyway after a 40008). */
   readonly syncClockOnStart: boolean
+  /** The largest answer read, in bytes; a longer one fails the call (default 16 MiB, 16 times the largest real page). */
+  readonly maxResponseBytes: number
 }
 
 /**
@@ -68,6 +70,7 @@ export interface BitgetOptionsInput {
   readonly rateLimit?: RateLimitOptions
   readonly retry?: BitgetOptions["retry"]
   readonly syncClockOnStart?: boolean
+  readonly maxResponseBytes?: number
 }
 
 /**
@@ -84,12 +87,14 @@ const defaults: {
   readonly demoTrading: boolean
   readonly timeout: Duration.Duration
   readonly syncClockOnStart: boolean
+  readonly maxResponseBytes: number
 } = {
   baseUrl: defaultBaseUrl,
   locale: "en-US",
   demoTrading: false,
   timeout: Duration.seconds(10),
-  syncClockOnStart: false
+  syncClockOnStart: false,
+  maxResponseBytes: 16 * 1024 * 1024
 }
 
 /**
@@ -107,7 +112,8 @@ export const make = (input: BitgetOptionsInput = {}): BitgetOptions => ({
   channelApiCode: Option.fromNullable(input.channelApiCode),
   rateLimit: input.rateLimit ?? {},
   retry: input.retry ?? {},
-  syncClockOnStart: input.syncClockOnStart ?? defaults.syncClockOnStart
+  syncClockOnStart: input.syncClockOnStart ?? defaults.syncClockOnStart,
+  maxResponseBytes: input.maxResponseBytes ?? defaults.maxResponseBytes
 })
 
 /**
@@ -205,7 +211,8 @@ const namedByVariable = (error: ConfigError.ConfigError): ConfigError.ConfigErro
  * `BITGET_API_KEY`, `BITGET_API_SECRET` or `BITGET_RSA_PRIVATE_KEY`,
  * `BITGET_API_PASSPHRASE`, `BITGET_BASE_URL`, `BITGET_LOCALE`,
  * `BITGET_DEMO_TRADING`, `BITGET_TIMEOUT`, `BITGET_CHANNEL_API_CODE`,
- * `BITGET_RATE_LIMIT` (true/false), `BITGET_MAX_ATTEMPTS` and `BITGET_SYNC_CLOCK`.
+ * `BITGET_RATE_LIMIT` (true/false), `BITGET_MAX_ATTEMPTS`, `BITGET_SYNC_CLOCK` and
+ * `BITGET_MAX_RESPONSE_BYTES`.
  *
  * @since 0.1.0
  * @category config
@@ -221,7 +228,8 @@ export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
       channelApiCode: Config.option(Config.string("CHANNEL_API_CODE")),
       rateLimitEnabled: Config.withDefault(Config.boolean("RATE_LIMIT"), true),
       maxAttempts: Config.option(Config.integer("MAX_ATTEMPTS")),
-      syncClockOnStart: Config.withDefault(Config.boolean("SYNC_CLOCK"), defaults.syncClockOnStart)
+      syncClockOnStart: Config.withDefault(Config.boolean("SYNC_CLOCK"), defaults.syncClockOnStart),
+      maxResponseBytes: Config.withDefault(Config.integer("MAX_RESPONSE_BYTES"), defaults.maxResponseBytes)
     }),
     prefix
   ).pipe(Config.map(({ channelApiCode, credentials, maxAttempts, rateLimitEnabled, ...options }) =>

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Clock, DateTime, Effect, Option, Schema, Stream } from "effect"
+import { DateTime, Effect, Option, Schema, Stream } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
@@ -13,6 +13,7 @@ import * as Paginate from "./internal/paginate.js"
 import {
   checkWindow,
   ClientOid,
+  completeRange,
   Decimal,
   IntString,
   ListOrEmpty,
@@ -313,6 +314,14 @@ export class FuturesHistoryPage extends Schema.Class<FuturesHistoryPage>("Future
   endId: Maybe(Schema.String)
 }) {}
 
+/**
+ * The days of history the exchange keeps.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const historyDays = 90
+
 const RequestFields = Schema.Struct({
   productType: ProductType,
   orderId: Schema.optional(NumericId),
@@ -336,7 +345,9 @@ const RequestFields = Schema.Struct({
  */
 export const FuturesHistoryRequest = Schema.transform(
   RequestFields,
-  Schema.typeSchema(RequestFields).pipe(Schema.filter(checkWindow(90), { identifier: "FuturesHistoryRequest" })),
+  Schema.typeSchema(RequestFields).pipe(
+    Schema.filter(checkWindow(historyDays), { identifier: "FuturesHistoryRequest" })
+  ),
   {
     strict: true,
     decode: (request) => request,
@@ -371,7 +382,8 @@ export const endpoint = Endpoint.get({
 
 /**
  * Lists one page of historical futures orders (newest first; at most 90 days
- * back). When both `orderId` and `clientOid` are given only `orderId` is sent.
+ * back). When both `orderId` and `clientOid` are given only `orderId` is sent;
+ * a range with one end is completed (`Schemas.completeRange`).
  *
  * @example
  * ```ts
@@ -393,7 +405,8 @@ export const endpoint = Endpoint.get({
  */
 export const ordersHistory = (
   request: FuturesHistoryRequest
-): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> => BitgetClient.execute(endpoint, request)
+): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> =>
+  Effect.flatMap(DateTime.now, (now) => BitgetClient.execute(endpoint, completeRange(request, now, historyDays)))
 
 /**
  * What `stream` walks: by default the exchange's own last 90 days (no time
@@ -414,14 +427,6 @@ export type FuturesHistoryStreamRequest =
     /** `newestFirst` (default) or `oldestFirst` across windows; orders within a window stay newest first. */
     readonly order?: Paginate.WindowOrder
   }
-
-/**
- * The days of history the exchange keeps.
- *
- * @since 0.1.0
- * @category constants
- */
-export const historyDays = 90
 
 /**
  * Every futures order of the history in a range, pulled lazily page by page
@@ -459,8 +464,7 @@ export const stream = (
     ordersHistory({ ...filters, ...times, limit: pageSize, ...Paginate.cursorParam(cursor) })
       .pipe(Effect.map((result) => ({ items: result.entrustedList, next: result.endId })))
   return Stream.unwrap(Effect.gen(function*() {
-    const offset = yield* Effect.flatMap(BitgetClient.BitgetClient, (client) => client.clockOffset)
-    const now = DateTime.unsafeMake((yield* Clock.currentTimeMillis) + offset)
+    const now = yield* Paginate.exchangeNow
     if (startTime === undefined) {
       const open = { start: DateTime.subtract(now, { days: historyDays }), end: endTime ?? now }
       return Paginate.walk({
@@ -471,11 +475,12 @@ export const stream = (
           page(window.end === open.end && endTime === undefined ? {} : { endTime: window.end }, cursor)
       })
     }
-    const oldest = DateTime.add(DateTime.subtract(now, { days: historyDays }), { minutes: 1 })
+    const oldest = DateTime.add(DateTime.subtract(now, { days: historyDays }), Paginate.grace)
     return Paginate.windowed({
       ...common,
       endpoint: Endpoint.label(endpoint),
       range: { start: DateTime.max(startTime, oldest), end: endTime ?? now },
+      until: DateTime.add(now, Paginate.grace),
       maxSpanDays: historyDays,
       order,
       fetch: (window, cursor) => page({ startTime: window.start, endTime: window.end }, cursor)

@@ -10,6 +10,7 @@ import * as Endpoint from "./Endpoint.js"
 import * as Paginate from "./internal/paginate.js"
 import {
   checkWindow,
+  completeRange,
   Decimal,
   IntString,
   isAbsent,
@@ -219,7 +220,9 @@ export const endpoint = Endpoint.get({
 })
 
 /**
- * Lists one page of the merchant's P2P orders, newest first (assumed).
+ * Lists one page of the merchant's P2P orders, newest first (assumed). A
+ * range with one end is completed (`Schemas.completeRange`), so only
+ * `startTime` more than 90 days back is refused before sending.
  *
  * @example
  * ```ts
@@ -245,7 +248,8 @@ export const endpoint = Endpoint.get({
  */
 export const p2pOrders = (
   request: P2pOrdersRequest = {}
-): Effect.Effect<P2pOrderPage, BitgetError, BitgetClient.BitgetClient> => BitgetClient.execute(endpoint, request)
+): Effect.Effect<P2pOrderPage, BitgetError, BitgetClient.BitgetClient> =>
+  Effect.flatMap(DateTime.now, (now) => BitgetClient.execute(endpoint, completeRange(request, now, maxWindowDays)))
 
 /**
  * What `stream` walks: a range of any length (split into 90-day windows;
@@ -295,10 +299,11 @@ export const stream = (
   request: P2pOrdersStreamRequest
 ): Stream.Stream<P2pOrder, BitgetError, BitgetClient.BitgetClient> => {
   const { endTime, order, pageSize = maxLimit, startTime, ...filters } = request
-  return Stream.unwrap(Effect.map(DateTime.now, (now) =>
+  return Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) =>
     Paginate.windowed({
       endpoint: Endpoint.label(endpoint),
       range: { start: startTime, end: endTime ?? now },
+      until: DateTime.add(now, Paginate.grace),
       maxSpanDays: maxWindowDays,
       order,
       pageSize,

@@ -34,18 +34,58 @@ export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
   return `${sign}${padded.slice(0, padded.length - scale)}.${padded.slice(padded.length - scale)}`
 }
 
+/**
+ * The length of a decimal's fixed-point form (what `formatDecimal` would
+ * write), computed without writing it: `1e999999999` has one of a billion
+ * characters, which no string can hold.
+ *
+ * @example
+ * ```ts
+ * import { Schemas } from "@bitget-effect/core"
+ * import { BigDecimal } from "effect"
+ *
+ * assert.strictEqual(Schemas.fixedPointLength(BigDecimal.unsafeFromString("-0.05")), 5)
+ * assert.strictEqual(Schemas.fixedPointLength(BigDecimal.unsafeFromString("1e999999999")), 1_000_000_000)
+ * ```
+ *
+ * @since 0.1.0
+ * @category decimals
+ */
+export const fixedPointLength = (value: BigDecimal.BigDecimal): number => {
+  const { scale, value: digits } = BigDecimal.normalize(value)
+  const negative = digits < 0n
+  const count = (negative ? -digits : digits).toString().length
+  return (negative ? 1 : 0) + (scale <= 0 ? count - scale : Math.max(count, scale + 1) + 1)
+}
+
+/**
+ * How much longer than its text a decoded decimal's fixed-point form may be:
+ * room for exponents a server may write (`1e-8`), not for `1e999999999`.
+ */
+const maxExpansion = 64
+
+/**
+ * The longest fixed-point form a decimal encodes to; past it, encoding fails
+ * instead of building a string of that size.
+ */
+const maxFixedPointLength = 4096
+
 const parseDecimal = (input: string | number, ast: SchemaAST.AST) => {
   const text = typeof input === "number" ? (Number.isFinite(input) ? input.toString() : "") : input.trim()
-  return Option.match(text === "" ? Option.none() : BigDecimal.fromString(text), {
-    onNone: () =>
-      ParseResult.fail(new ParseResult.Type(ast, input, `Expected a decimal number, got ${JSON.stringify(input)}`)),
-    onSome: ParseResult.succeed
-  })
+  const parsed = text === "" ? Option.none() : BigDecimal.fromString(text)
+  if (Option.isNone(parsed)) {
+    return ParseResult.fail(new ParseResult.Type(ast, input, `Expected a decimal number, got ${JSON.stringify(input)}`))
+  }
+  return fixedPointLength(parsed.value) > text.length + maxExpansion
+    ? ParseResult.fail(new ParseResult.Type(ast, input, "Expected a decimal number, got an exponent out of range"))
+    : ParseResult.succeed(parsed.value)
 }
 
 /**
  * An exact decimal carried as a JSON string (`"25000.0000"`); a JSON number is
- * accepted when decoding. Encodes in fixed point.
+ * accepted when decoding. Digits of any number are kept exactly; an exponent
+ * is accepted only when the fixed-point form stays within 64 characters of
+ * the text (`1e-8`, not `1e999999999`). Encodes in fixed point.
  *
  * @since 0.1.0
  * @category decimals
@@ -56,27 +96,59 @@ export const Decimal: Schema.Schema<BigDecimal.BigDecimal, string | number> = Sc
   {
     strict: true,
     decode: (input, _, ast) => parseDecimal(input, ast),
-    encode: (value) => ParseResult.succeed(formatDecimal(value))
+    encode: (value, _, ast) =>
+      fixedPointLength(value) > maxFixedPointLength
+        ? ParseResult.fail(
+          new ParseResult.Type(ast, value, `must have at most ${maxFixedPointLength} characters in fixed point`)
+        )
+        : ParseResult.succeed(formatDecimal(value))
   }
 ).annotations({ identifier: "Decimal" })
 
 /**
- * A decimal that must be strictly positive (prices, sizes).
+ * The most digits the exchange takes in a request decimal, after the point
+ * and before it.
  *
  * @since 0.1.0
  * @category decimals
  */
-export const PositiveDecimal = Decimal.pipe(
+export const requestDigits = { fraction: 18, integer: 24 } as const
+
+/**
+ * A decimal for a request: at most `requestDigits` digits after and before
+ * the point, so a value the exchange would refuse (or `1e999999999`, which
+ * has no fixed-point form a string can hold) fails before anything is sent.
+ *
+ * @since 0.1.0
+ * @category decimals
+ */
+export const RequestDecimal = Decimal.pipe(
+  Schema.filter((d) => {
+    const { scale, value } = BigDecimal.normalize(d)
+    const count = (value < 0n ? -value : value).toString().length
+    if (scale > requestDigits.fraction) return `must have at most ${requestDigits.fraction} digits after the point`
+    return count - scale <= requestDigits.integer ||
+      `must have at most ${requestDigits.integer} digits before the point`
+  })
+).annotations({ identifier: "RequestDecimal" })
+
+/**
+ * A request decimal that must be strictly positive (prices, sizes).
+ *
+ * @since 0.1.0
+ * @category decimals
+ */
+export const PositiveDecimal = RequestDecimal.pipe(
   Schema.filter((d) => BigDecimal.isPositive(d) || "must be greater than 0")
 ).annotations({ identifier: "PositiveDecimal" })
 
 /**
- * A decimal that must be zero or more.
+ * A request decimal that must be zero or more.
  *
  * @since 0.1.0
  * @category decimals
  */
-export const NonNegativeDecimal = Decimal.pipe(
+export const NonNegativeDecimal = RequestDecimal.pipe(
   Schema.filter((d) => !BigDecimal.isNegative(d) || "must not be negative")
 ).annotations({ identifier: "NonNegativeDecimal" })
 
@@ -162,12 +234,15 @@ export const OptionalObject = <A, I>(schema: Schema.Schema<A, I>) =>
   )
 
 /**
- * A millisecond timestamp as a query parameter (always a string on the wire).
+ * A millisecond timestamp as a query parameter (always a string on the wire),
+ * not before 1970.
  *
  * @since 0.1.0
  * @category time
  */
-export const QueryTimestamp = Schema.compose(Schema.String, Timestamp, { strict: false })
+export const QueryTimestamp = Schema.compose(Schema.String, Timestamp, { strict: false }).pipe(
+  Schema.filter((time) => DateTime.toEpochMillis(time) >= 0 || "must not be before 1970")
+)
 
 /**
  * A value that the exchange leaves out, or sends as `""` or `null`, when unset:
@@ -296,13 +371,43 @@ export const ClientOid = Schema.String.pipe(
 ).annotations({ identifier: "ClientOid" })
 
 /**
- * A non-blank string (symbols, coins).
+ * The longest text a request field takes (symbols, coins, advert and order
+ * numbers).
  *
  * @since 0.1.0
  * @category strings
  */
-export const NonBlank = Schema.String.pipe(
-  Schema.filter((s) => s.trim().length > 0 || "must not be blank")
+export const maxTextLength = 64
+
+/** A control character, or half of a surrogate pair without its other half (no URL or JSON can carry it). */
+const unsendable = /[\p{Cc}\uD800-\uDFFF]/u
+
+/**
+ * `true` when a string can be sent as a query value or header: no control
+ * character (CR and LF included) and no lone surrogate.
+ *
+ * @since 0.1.0
+ * @category strings
+ */
+export const isSendable = (text: string): boolean => !unsendable.test(text)
+
+/**
+ * Text for a request field (symbols, coins): sent trimmed, and refused when
+ * blank, longer than `maxTextLength` or holding a character no request can
+ * carry (see `isSendable`).
+ *
+ * @since 0.1.0
+ * @category strings
+ */
+export const NonBlank: Schema.Schema<string> = Schema.transform(
+  Schema.String,
+  Schema.String.pipe(Schema.filter((s) => {
+    const text = s.trim()
+    if (text.length === 0) return "must not be blank"
+    if (text.length > maxTextLength) return `must be at most ${maxTextLength} characters`
+    return isSendable(text) || "must not hold control characters or lone surrogates"
+  })),
+  { strict: true, decode: (s) => s, encode: (s) => s.trim() }
 ).annotations({ identifier: "NonBlank" })
 
 /**
@@ -336,3 +441,34 @@ export const checkWindow =
     if (span < 0) return "startTime must not be after endTime"
     return span <= maxDays * 86_400_000 || `startTime to endTime must be at most ${maxDays} days`
   }
+
+/**
+ * Fills the missing end of a request's time range, so the range sent is one
+ * the exchange accepts (it reads a missing end as "now", where a start far
+ * back breaks its window): with only `startTime`, `endTime` is `now`; with
+ * only `endTime`, `startTime` is `maxDays` before it. `checkWindow` then holds
+ * the filled range to `maxDays`.
+ *
+ * @example
+ * ```ts
+ * import { Schemas } from "@bitget-effect/core"
+ * import { DateTime } from "effect"
+ *
+ * const now = DateTime.unsafeMake("2026-11-23T00:00:00Z")
+ * const filled = Schemas.completeRange({ endTime: now }, now, 90)
+ * assert.strictEqual(DateTime.formatIso(filled.startTime!), "2026-08-25T00:00:00.000Z")
+ * ```
+ *
+ * @since 0.1.0
+ * @category time
+ */
+export const completeRange = <
+  R extends { readonly startTime?: DateTime.Utc | undefined; readonly endTime?: DateTime.Utc | undefined }
+>(request: R, now: DateTime.Utc, maxDays: number): R => {
+  const { endTime, startTime } = request
+  if (startTime !== undefined && endTime === undefined) return { ...request, endTime: now }
+  if (startTime === undefined && endTime !== undefined) {
+    return { ...request, startTime: DateTime.subtract(endTime, { days: maxDays }) }
+  }
+  return request
+}

@@ -4,11 +4,11 @@
  * @since 0.1.0
  */
 import type { Effect } from "effect"
-import { Option, Schema } from "effect"
+import { Schema } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { Decimal, Maybe, OpenEnum, Timestamp } from "./Schemas.js"
+import { Decimal, Maybe, NonBlank, OpenEnum, Timestamp } from "./Schemas.js"
 
 /**
  * Trading status of a symbol.
@@ -49,13 +49,14 @@ export class SpotSymbol extends Schema.Class<SpotSymbol>("SpotSymbol")({
 }) {}
 
 /**
- * The request: one symbol, or all when `symbol` is absent or blank.
+ * The request: one symbol, or all when `symbol` is absent (a blank one is
+ * refused: it is a mistake more often than a wish for every pair).
  *
  * @since 0.1.0
  * @category models
  */
 export const SymbolsRequest = Schema.Struct({
-  symbol: Schema.optional(Schema.String)
+  symbol: Schema.optional(NonBlank)
 })
 
 /**
@@ -83,7 +84,7 @@ export const endpoint = Endpoint.get({
 })
 
 /**
- * Lists spot trading pairs; a blank symbol means all of them.
+ * Lists spot trading pairs: one, or all of them when no symbol is given.
  *
  * @example
  * ```ts
@@ -110,10 +111,4 @@ export const endpoint = Endpoint.get({
 export const symbols = (
   request: SymbolsRequest = {}
 ): Effect.Effect<ReadonlyArray<SpotSymbol>, BitgetError, BitgetClient.BitgetClient> =>
-  BitgetClient.execute(
-    endpoint,
-    Option.match(Option.filter(Option.fromNullable(request.symbol), (s) => s.trim() !== ""), {
-      onNone: () => ({}),
-      onSome: (symbol) => ({ symbol })
-    })
-  )
+  BitgetClient.execute(endpoint, request)

@@ -4,8 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { DateTime, Stream } from "effect"
-import { Effect, Option, Schema } from "effect"
+import { DateTime, Effect, Option, Schema, Stream } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
@@ -253,21 +252,23 @@ export const stream = (
   request: TaxRecordsStreamRequest
 ): Stream.Stream<SpotTaxRecord, BitgetError, BitgetClient.BitgetClient> => {
   const pageSize = request.pageSize ?? 500
-  return Paginate.windowed({
-    endpoint: Endpoint.label(endpoint),
-    range: { start: request.startTime, end: request.endTime },
-    maxSpanDays: 30,
-    order: request.order,
-    pageSize,
-    id: (record) => record.id,
-    time: (record) => record.ts,
-    fetch: (window, cursor) =>
-      spotRecords({
-        ...(request.coin === undefined ? {} : { coin: request.coin }),
-        startTime: window.start,
-        endTime: window.end,
-        limit: pageSize,
-        ...Paginate.cursorParam(cursor)
-      }).pipe(Effect.map((items) => ({ items, next: Option.fromNullable(items.at(-1)?.id) })))
-  })
+  return Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) =>
+    Paginate.windowed({
+      endpoint: Endpoint.label(endpoint),
+      range: { start: request.startTime, end: request.endTime },
+      until: DateTime.add(now, Paginate.grace),
+      maxSpanDays: 30,
+      order: request.order,
+      pageSize,
+      id: (record) => record.id,
+      time: (record) => record.ts,
+      fetch: (window, cursor) =>
+        spotRecords({
+          ...(request.coin === undefined ? {} : { coin: request.coin }),
+          startTime: window.start,
+          endTime: window.end,
+          limit: pageSize,
+          ...Paginate.cursorParam(cursor)
+        }).pipe(Effect.map((items) => ({ items, next: Option.fromNullable(items.at(-1)?.id) })))
+    })))
 }

@@ -299,21 +299,34 @@ describe("ordersHistory", () => {
     }).pipe(Effect.provide(layer))
   })
 
-  it.effect("accepts a window of exactly 90 days, and either end alone", () => {
+  it.effect("accepts a window of exactly 90 days, and completes a range with one end", () => {
     const { layer, requests } = exchange(() => ok(page))
     return Effect.gen(function*() {
+      yield* TestClock.setTime(start + 10 * day)
       yield* FuturesHistory.ordersHistory({
         productType: "USDT-FUTURES",
         startTime,
         endTime: DateTime.unsafeMake(start + 90 * day)
       })
+      // only the start: the end is now; only the end: the start is 90 days before it
       yield* FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", startTime })
       yield* FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", endTime: startTime })
       assert.deepStrictEqual(requests.map((r) => r.url.search), [
         "?endTime=1707776000000&productType=USDT-FUTURES&startTime=1700000000000",
-        "?productType=USDT-FUTURES&startTime=1700000000000",
-        "?endTime=1700000000000&productType=USDT-FUTURES"
+        "?endTime=1700864000000&productType=USDT-FUTURES&startTime=1700000000000",
+        "?endTime=1700000000000&productType=USDT-FUTURES&startTime=1692224000000"
       ])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("refuses a lone startTime more than 90 days back before sending (the end would be now)", () => {
+    const { layer, requests } = exchange(() => ok(page))
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(start + 100 * day)
+      const error = yield* Effect.flip(FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", startTime }))
+      assert.instanceOf(error, BitgetRequestError)
+      assert.match(error.message, /startTime to endTime must be at most 90 days/)
+      assert.strictEqual(requests.length, 0)
     }).pipe(Effect.provide(layer))
   })
 

@@ -59,11 +59,15 @@ describe("windows", () => {
   })
 })
 
+/** A time after every range below: streams never ask past the exchange's clock. */
+const later = t0 + 1000 * day
+
 describe("TaxRecords.stream", () => {
   it.effect("walks a multi-window range page by page with no loss and no duplicates", () => {
     const records = dataset(2300, 75)
     const { layer, requests } = exchange((request) => ok(pageOf(records, request, 500).map(taxRecord)), options)
     return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
       const out = yield* Stream.runCollect(
         TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 75 * day), pageSize: 200 })
       )
@@ -83,6 +87,7 @@ describe("TaxRecords.stream", () => {
     const records = dataset(2000, 20)
     const { layer, requests } = exchange((request) => ok(pageOf(records, request, 500).map(taxRecord)), options)
     return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
       yield* Stream.runCollect(Stream.take(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 20 * day) }), 10))
       assert.strictEqual(requests.length, 1)
     }).pipe(Effect.provide(layer))
@@ -93,6 +98,7 @@ describe("TaxRecords.stream", () => {
     // a server that ignores idLessThan answers the same full page forever
     const { layer, requests } = exchange(() => ok(records.slice(0, 500).map(taxRecord)), options)
     return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
       const out = yield* Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + day) }))
       assert.strictEqual(out.length, 500)
       assert.strictEqual(requests.length, 2)
@@ -118,6 +124,7 @@ describe("TaxRecords.stream", () => {
       )
     }, options)
     return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
       const out = Chunk.toReadonlyArray(
         yield* Stream.runCollect(
           TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 10 * day) })
@@ -142,6 +149,7 @@ describe("TaxRecords.stream", () => {
       return ok([])
     }, options)
     return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
       const out = yield* Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 70 * day) }))
       assert.deepStrictEqual(Chunk.toReadonlyArray(out).map((r) => r.id), ["6000", "5000", "4000"])
     }).pipe(Effect.provide(layer))
@@ -156,6 +164,7 @@ describe("TaxRecords.stream", () => {
       options
     )
     return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
       const seen: Array<string> = []
       const result = yield* Effect.either(Stream.runForEach(
         TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 10 * day) }),
@@ -170,6 +179,7 @@ describe("TaxRecords.stream", () => {
   it.effect("refuses a range whose start is after its end, sending nothing", () => {
     const { layer, requests } = exchange(() => ok([]), options)
     return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
       const error = yield* Effect.flip(
         Stream.runCollect(TaxRecords.stream({ startTime: at(t0 + day), endTime: at(t0) }))
       )
@@ -185,6 +195,7 @@ describe("TaxRecords.stream", () => {
       rateLimit: {}
     })
     return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
       const fiber = yield* Effect.fork(
         Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 5 * day) }))
       )
@@ -229,6 +240,7 @@ describe("P2pOrders.stream", () => {
       return ok({ orderList: page.map(order), minOrderId: page.at(-1)?.id ?? "" })
     }, options)
     return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
       const out = yield* Stream.runCollect(
         P2pOrders.stream({ startTime: at(t0), endTime: at(t0 + 200 * day), coin: "USDT" })
       )

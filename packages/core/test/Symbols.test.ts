@@ -45,10 +45,12 @@ describe("symbols", () => {
     }).pipe(Effect.provide(layer))
   })
 
-  it.effect("treats a blank symbol as all symbols and passes a real one", () => {
+  it.effect("asks for all symbols without one, refuses a blank one, and passes a real one", () => {
     const { layer, requests } = exchange(() => ok([]))
     return Effect.gen(function*() {
-      yield* Symbols.symbols({ symbol: "  " })
+      yield* Symbols.symbols()
+      const blank = yield* Effect.flip(Symbols.symbols({ symbol: "  " }))
+      assert.strictEqual(blank._tag, "BitgetRequestError")
       yield* Symbols.symbols({ symbol: "BTCUSDT" })
       assert.strictEqual(requests[0]!.url.search, "")
       assert.strictEqual(requests[1]!.url.search, "?symbol=BTCUSDT")

@@ -1,4 +1,5 @@
-import { Chunk, DateTime, Effect, Option, Stream } from "effect"
+import { Chunk, Clock, DateTime, Effect, Option, Stream } from "effect"
+import { BitgetClient } from "../BitgetClient.js"
 import { BitgetRequestError } from "../BitgetError.js"
 import { IdOrder } from "../Schemas.js"
 
@@ -129,6 +130,9 @@ export const walk = <A, E, R>(options: {
   )
 }
 
+/** 1970-01-01: the earliest time a request may state. */
+const epoch = DateTime.unsafeMake(0)
+
 /** One day in milliseconds. @internal */
 export const day = 86_400_000
 
@@ -137,27 +141,52 @@ export const cursorParam = (cursor: Option.Option<string>): { readonly idLessTha
   Option.match(cursor, { onNone: () => ({}), onSome: (idLessThan) => ({ idLessThan }) })
 
 /**
+ * The exchange's time as the client knows it: the local clock plus the offset
+ * read by `syncClock`.
+ *
+ * @internal
+ */
+export const exchangeNow: Effect.Effect<DateTime.Utc, never, BitgetClient> = Effect.gen(function*() {
+  const offset = yield* Effect.flatMap(BitgetClient, (client) => client.clockOffset)
+  return DateTime.unsafeMake((yield* Clock.currentTimeMillis) + offset)
+})
+
+/** How far past the exchange's time a stream still asks (clocks drift between syncs). @internal */
+export const grace = { minutes: 1 } as const
+
+/**
  * A stream over a time range longer than the server accepts: the range is
- * checked, split into windows of `maxSpanDays`, and walked page by page.
+ * checked, cut to what can hold records (from 1970 to `until`, the exchange's
+ * clock, so no window outside is asked for), split into windows of
+ * `maxSpanDays`, and walked page by page.
  *
  * @internal
  */
 export const windowed = <A, E, R>(options: {
   readonly endpoint: string
   readonly range: Window
+  readonly until: DateTime.Utc
   readonly maxSpanDays: number
   readonly order: WindowOrder | undefined
   readonly pageSize: number
   readonly id: (item: A) => string
   readonly time: (item: A) => DateTime.Utc
   readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
-}): Stream.Stream<A, E | BitgetRequestError, R> =>
-  DateTime.greaterThan(options.range.start, options.range.end)
-    ? Stream.fail(new BitgetRequestError({ endpoint: options.endpoint, issue: "startTime must not be after endTime" }))
-    : walk({
-      windows: windows(options.range, options.maxSpanDays * day, options.order ?? "newestFirst"),
-      pageSize: options.pageSize,
-      id: options.id,
-      time: options.time,
-      fetch: options.fetch
-    })
+}): Stream.Stream<A, E | BitgetRequestError, R> => {
+  const { range, until } = options
+  if (DateTime.greaterThan(range.start, range.end)) {
+    return Stream.fail(
+      new BitgetRequestError({ endpoint: options.endpoint, issue: "startTime must not be after endTime" })
+    )
+  }
+  const start = DateTime.max(range.start, epoch)
+  const end = DateTime.min(range.end, until)
+  if (DateTime.greaterThan(start, end)) return Stream.empty
+  return walk({
+    windows: windows({ start, end }, options.maxSpanDays * day, options.order ?? "newestFirst"),
+    pageSize: options.pageSize,
+    id: options.id,
+    time: options.time,
+    fetch: options.fetch
+  })
+}

@@ -1,5 +1,7 @@
 import type * as HttpClientError from "@effect/platform/HttpClientError"
-import { BitgetTransportError } from "../BitgetError.js"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { Effect, Stream } from "effect"
+import { BitgetDecodeError, BitgetTransportError } from "../BitgetError.js"
 
 const notSentCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"])
 
@@ -29,5 +31,48 @@ export const fromHttpClientError = (endpoint: string, error: HttpClientError.Htt
     description: `${error._tag === "RequestError" ? "request" : "response"} ${error.reason.toLowerCase()} failure${
       code === undefined ? "" : ` (${code})`
     }`
+  })
+}
+
+/**
+ * Reads a body as text, at most `maxBytes` of it: a longer body (by its
+ * `content-length`, or once more bytes arrive) fails at once and the rest is
+ * never read.
+ *
+ * @internal
+ */
+export const readBody = (
+  endpoint: string,
+  response: HttpClientResponse.HttpClientResponse,
+  maxBytes: number
+): Effect.Effect<string, BitgetTransportError | BitgetDecodeError> => {
+  const tooLarge = () =>
+    new BitgetDecodeError({
+      endpoint,
+      status: response.status,
+      issue: `the body is larger than the ${maxBytes} bytes allowed (maxResponseBytes)`,
+      excerpt: ""
+    })
+  if (Number(response.headers["content-length"]) > maxBytes) return Effect.fail(tooLarge())
+  return Effect.suspend(() => {
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    return Stream.runForEach(response.stream, (chunk) => {
+      size += chunk.length
+      if (size > maxBytes) return Effect.fail(tooLarge())
+      chunks.push(chunk)
+      return Effect.void
+    }).pipe(
+      Effect.mapError((error) => error._tag === "BitgetDecodeError" ? error : fromHttpClientError(endpoint, error)),
+      Effect.map(() => {
+        const bytes = new Uint8Array(size)
+        let offset = 0
+        for (const chunk of chunks) {
+          bytes.set(chunk, offset)
+          offset += chunk.length
+        }
+        return new TextDecoder().decode(bytes)
+      })
+    )
   })
 }
