@@ -330,15 +330,17 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
       take: (endpoint, identity) => {
         const limit = options.overrides?.[endpoint.name] ?? endpoint.rateLimit
         // the endpoint's own slot is taken last, so nothing delays the send after it is granted
+        // (both slots settle when the answer arrives, the ceiling's too)
         return acquire(endpoint.label, "ip:*", ipCeiling.limit, ipCeiling.window, 0).pipe(
-          Effect.zipRight(
+          Effect.zipWith(
             acquire(
               endpoint.label,
               bucketKey(endpoint.name, endpoint.rateLimit.scope, identity),
               limit.limit,
               limit.window,
               smoothing
-            )
+            ),
+            (ceiling, own): Permit => ({ settle: Effect.zipRight(ceiling.settle, own.settle) })
           )
         )
       }

@@ -84,8 +84,9 @@ describe("RateLimiter", () => {
       const next = yield* Effect.fork(Effect.zipRight(limiter.take(one, "k"), Clock.currentTimeMillis))
       yield* TestClock.adjust("2 seconds")
       assert.strictEqual(yield* Fiber.join(next), 2300)
-      assert.strictEqual(warnings.length, 1)
-      assert.include(warnings[0], "settling a slot took longer than 2s")
+      // one warning for each of the call's two slots (the endpoint's and the IP ceiling's)
+      assert.strictEqual(warnings.length, 2)
+      for (const warning of warnings) assert.include(warning, "settling a slot took longer than 2s")
     }))
 
   it.effect("a settlement lands before the next take of the same bucket", () =>
@@ -98,6 +99,24 @@ describe("RateLimiter", () => {
       // settled at 1000, so the window is full until 2000, past maxWait
       const error = yield* Effect.flip(limiter.take(one, "k"))
       assert.strictEqual(error._tag, "RateLimitWaitExceeded")
+    }))
+
+  it.effect("settles the IP ceiling's slot as well as the endpoint's", () =>
+    Effect.gen(function*() {
+      const memory = yield* RateLimiter.makeMemoryStore
+      const settled: Array<string> = []
+      const store = RateLimiter.RateLimiterStore.of({
+        acquire: memory.acquire,
+        settle: (slot) => Effect.zipRight(Effect.sync(() => settled.push(slot.key)), memory.settle(slot))
+      })
+      const limiter = yield* RateLimiter.make({ margin: 0, smoothing: 0 }).pipe(
+        Effect.provideService(RateLimiter.RateLimiterStore, store)
+      )
+      const permit = yield* limiter.take(endpoint("a"), "key")
+      yield* permit.settle
+      // the next take of each bucket waits for its settlement
+      yield* limiter.take(endpoint("a"), "key")
+      assert.deepStrictEqual(settled.sort(), ["ip:*", RateLimiter.bucketKey("a", "uid", "key")].sort())
     }))
 
   it.effect("keeps endpoints and API keys apart", () =>
