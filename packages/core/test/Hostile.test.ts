@@ -181,6 +181,28 @@ describe("hostile answers end in bounded, typed failures", () => {
     }).pipe(Effect.provide(layer))
   })
 
+  it.live("a body dripped a byte at a time is held to the call's deadline", () => {
+    let timer: ReturnType<typeof setInterval> | undefined
+    const drip = () =>
+      new ReadableStream<Uint8Array>({
+        start: (controller) => {
+          timer = setInterval(() => controller.enqueue(new Uint8Array([0x20])), 20)
+        },
+        cancel: () => clearInterval(timer)
+      })
+    const http = HttpClient.make((request) =>
+      Effect.succeed(HttpClientResponse.fromWeb(request, new Response(drip(), { status: 200 })))
+    )
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(Symbols.symbols())
+      assert.strictEqual(error._tag, "BitgetTransportError")
+      assert.strictEqual(error._tag === "BitgetTransportError" && error.reason, "Timeout")
+    }).pipe(
+      Effect.provide(clientOver(http, { timeout: "300 millis" })),
+      Effect.ensuring(Effect.sync(() => clearInterval(timer)))
+    )
+  })
+
   it.effect("a declared content-length over the cap fails before reading", () => {
     const { layer } = exchange(() => ({ body: "{}", headers: { "content-length": "99999999999" } }), {
       credentials,
