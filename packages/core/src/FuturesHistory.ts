@@ -8,6 +8,7 @@
 import { DateTime, Effect, Option, Schema, Stream } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
+import { BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import * as Paginate from "./internal/paginate.js"
 import {
@@ -383,7 +384,8 @@ export const endpoint = Endpoint.get({
 /**
  * Lists one page of historical futures orders (newest first; at most 90 days
  * back). When both `orderId` and `clientOid` are given only `orderId` is sent;
- * a range with one end is completed (`Schemas.completeRange`).
+ * a range with one end is completed (`Schemas.completeRange`), and a time
+ * older than the 90 days the exchange keeps is refused before sending.
  *
  * @example
  * ```ts
@@ -406,7 +408,20 @@ export const endpoint = Endpoint.get({
 export const ordersHistory = (
   request: FuturesHistoryRequest
 ): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> =>
-  Effect.flatMap(DateTime.now, (now) => BitgetClient.execute(endpoint, completeRange(request, now, historyDays)))
+  Effect.flatMap(Paginate.exchangeNow, (now) => {
+    const horizon = DateTime.subtract(now, { days: historyDays })
+    const filled = completeRange(request, now, historyDays, DateTime.add(horizon, Paginate.grace))
+    const first = request.startTime ?? request.endTime
+    return first !== undefined && DateTime.lessThan(first, horizon)
+      ? Effect.fail(
+        new BitgetRequestError({
+          endpoint: Endpoint.label(endpoint),
+          issue: `${request.startTime === undefined ? "endTime" : "startTime"}: the exchange keeps ${historyDays} ` +
+            `days of history, so it must not be before ${DateTime.formatIso(horizon)}`
+        })
+      )
+      : BitgetClient.execute(endpoint, filled)
+  })
 
 /**
  * What `stream` walks: by default the exchange's own last 90 days (no time
@@ -465,7 +480,10 @@ export const stream = (
       .pipe(Effect.map((result) => ({ items: result.entrustedList, next: result.endId })))
   return Stream.unwrap(Effect.gen(function*() {
     const now = yield* Paginate.exchangeNow
+    const oldest = DateTime.add(DateTime.subtract(now, { days: historyDays }), Paginate.grace)
     if (startTime === undefined) {
+      // an end older than the history the exchange keeps: nothing to ask for
+      if (endTime !== undefined && DateTime.lessThan(endTime, oldest)) return Stream.empty
       const open = { start: DateTime.subtract(now, { days: historyDays }), end: endTime ?? now }
       return Paginate.walk({
         ...common,
@@ -475,7 +493,6 @@ export const stream = (
           page(window.end === open.end && endTime === undefined ? {} : { endTime: window.end }, cursor)
       })
     }
-    const oldest = DateTime.add(DateTime.subtract(now, { days: historyDays }), Paginate.grace)
     return Paginate.windowed({
       ...common,
       endpoint: Endpoint.label(endpoint),

@@ -249,7 +249,10 @@ export const endpoint = Endpoint.get({
 export const p2pOrders = (
   request: P2pOrdersRequest = {}
 ): Effect.Effect<P2pOrderPage, BitgetError, BitgetClient.BitgetClient> =>
-  Effect.flatMap(DateTime.now, (now) => BitgetClient.execute(endpoint, completeRange(request, now, maxWindowDays)))
+  Effect.flatMap(
+    Paginate.exchangeNow,
+    (now) => BitgetClient.execute(endpoint, completeRange(request, now, maxWindowDays))
+  )
 
 /**
  * What `stream` walks: a range of any length (split into 90-day windows;

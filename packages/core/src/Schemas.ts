@@ -446,8 +446,8 @@ export const checkWindow =
  * Fills the missing end of a request's time range, so the range sent is one
  * the exchange accepts (it reads a missing end as "now", where a start far
  * back breaks its window): with only `startTime`, `endTime` is `now`; with
- * only `endTime`, `startTime` is `maxDays` before it. `checkWindow` then holds
- * the filled range to `maxDays`.
+ * only `endTime`, `startTime` is `maxDays` before it (or `earliest`, when
+ * that is later). `checkWindow` then holds the filled range to `maxDays`.
  *
  * @example
  * ```ts
@@ -464,11 +464,12 @@ export const checkWindow =
  */
 export const completeRange = <
   R extends { readonly startTime?: DateTime.Utc | undefined; readonly endTime?: DateTime.Utc | undefined }
->(request: R, now: DateTime.Utc, maxDays: number): R => {
+>(request: R, now: DateTime.Utc, maxDays: number, earliest?: DateTime.Utc): R => {
   const { endTime, startTime } = request
   if (startTime !== undefined && endTime === undefined) return { ...request, endTime: now }
   if (startTime === undefined && endTime !== undefined) {
-    return { ...request, startTime: DateTime.subtract(endTime, { days: maxDays }) }
+    const start = DateTime.subtract(endTime, { days: maxDays })
+    return { ...request, startTime: earliest === undefined ? start : DateTime.max(start, earliest) }
   }
   return request
 }

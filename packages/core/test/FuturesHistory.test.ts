@@ -308,24 +308,29 @@ describe("ordersHistory", () => {
         startTime,
         endTime: DateTime.unsafeMake(start + 90 * day)
       })
-      // only the start: the end is now; only the end: the start is 90 days before it
+      // only the start: the end is now; only the end: the start is 90 days before it, but not before the
+      // 90 days the exchange keeps (80 days before it here, plus a minute of grace)
       yield* FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", startTime })
       yield* FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", endTime: startTime })
       assert.deepStrictEqual(requests.map((r) => r.url.search), [
         "?endTime=1707776000000&productType=USDT-FUTURES&startTime=1700000000000",
         "?endTime=1700864000000&productType=USDT-FUTURES&startTime=1700000000000",
-        "?endTime=1700000000000&productType=USDT-FUTURES&startTime=1692224000000"
+        "?endTime=1700000000000&productType=USDT-FUTURES&startTime=1693088060000"
       ])
     }).pipe(Effect.provide(layer))
   })
 
-  it.effect("refuses a lone startTime more than 90 days back before sending (the end would be now)", () => {
+  it.effect("refuses a time older than the 90 days the exchange keeps before sending", () => {
     const { layer, requests } = exchange(() => ok(page))
     return Effect.gen(function*() {
       yield* TestClock.setTime(start + 100 * day)
       const error = yield* Effect.flip(FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", startTime }))
       assert.instanceOf(error, BitgetRequestError)
-      assert.match(error.message, /startTime to endTime must be at most 90 days/)
+      assert.match(error.message, /startTime: the exchange keeps 90 days of history/)
+      const endOnly = yield* Effect.flip(
+        FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", endTime: startTime })
+      )
+      assert.match(endOnly.message, /endTime: the exchange keeps 90 days of history/)
       assert.strictEqual(requests.length, 0)
     }).pipe(Effect.provide(layer))
   })
