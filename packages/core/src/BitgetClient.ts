@@ -114,8 +114,8 @@ const prepare = <I, A, EI extends object, EA>(
     })
   )
 
-/** A header value an HTTP request can carry: printable ASCII and tabs (no line break). */
-const headerValue = /^[\t\x20-\x7e]*$/
+/** A header value an HTTP request can carry: printable ASCII and tabs (no line break), at most 1024 characters. */
+const headerValue = /^[\t\x20-\x7e]{0,1024}$/
 
 /** The first header whose value no request can carry, by name. */
 const unsendableHeader = (headers: { readonly [name: string]: string }): string | undefined =>
@@ -302,7 +302,8 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         if (header !== undefined) {
           return yield* new BitgetRequestError({
             endpoint: name,
-            issue: `the ${header} header would hold a line break or a character no HTTP header can carry`
+            issue: `the ${header} header would hold a line break, a character no HTTP header can carry, ` +
+              "or more than 1024 characters"
           })
         }
         const prepared = yield* prepare(endpoint, input)

@@ -75,7 +75,9 @@ export const minimumDelay = (rateLimit: RateLimit) => (error: BitgetError): Dura
 
 /**
  * The retry schedule of an endpoint: input is the failure, and the delay is
- * the backoff or the failure's minimum delay, whichever is longer.
+ * the backoff or the failure's minimum delay, whichever is longer. A failure
+ * whose minimum delay (a server's `Retry-After`) exceeds `maxElapsed` is not
+ * retried.
  *
  * @since 0.1.0
  * @category schedules
@@ -86,12 +88,16 @@ export const schedule = (
 ): Schedule.Schedule<unknown, BitgetError> => {
   const maxDelay = Duration.decode(options.maxDelay ?? "5 seconds")
   const backoff = Schedule.exponential(options.baseDelay ?? "200 millis", 2)
+  const maxElapsed = Duration.decode(options.maxElapsed ?? "30 seconds")
   const floor = minimumDelay(endpoint.rateLimit)
+  const retryable = isRetryable(endpoint.idempotency)
   return (options.jitter === false ? backoff : Schedule.jittered(backoff)).pipe(
     Schedule.intersect(Schedule.recurs(Math.max(0, (options.maxAttempts ?? 4) - 1))),
     Schedule.intersect(Schedule.identity<BitgetError>()),
-    Schedule.whileInput(isRetryable(endpoint.idempotency)),
+    // a wait the exchange asks for beyond the whole retry budget is not waited: the error (with its
+    // `retryAfter`) goes to the caller at once
+    Schedule.whileInput((error) => retryable(error) && Duration.lessThanOrEqualTo(floor(error), maxElapsed)),
     Schedule.modifyDelay(([, error], delay) => Duration.max(Duration.min(delay, maxDelay), floor(error))),
-    Schedule.upTo(options.maxElapsed ?? "30 seconds")
+    Schedule.upTo(maxElapsed)
   )
 }

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { SchemaAST } from "effect"
-import { BigDecimal, DateTime, Option, Order, ParseResult, Schema } from "effect"
+import { BigDecimal, DateTime, Option, Order, ParseResult, Predicate, Schema } from "effect"
 
 /**
  * Formats a decimal in fixed-point notation (`0.00000001`, never `1e-8`).
@@ -65,6 +65,12 @@ export const fixedPointLength = (value: BigDecimal.BigDecimal): number => {
 const maxExpansion = 64
 
 /**
+ * The longest decimal text decoded (far beyond any price or amount; parsing a
+ * million digits would hold the event loop for a second).
+ */
+const maxDecimalText = 1024
+
+/**
  * The longest fixed-point form a decimal encodes to; past it, encoding fails
  * instead of building a string of that size.
  */
@@ -72,6 +78,11 @@ const maxFixedPointLength = 4096
 
 const parseDecimal = (input: string | number, ast: SchemaAST.AST) => {
   const text = typeof input === "number" ? (Number.isFinite(input) ? input.toString() : "") : input.trim()
+  if (text.length > maxDecimalText) {
+    return ParseResult.fail(
+      new ParseResult.Type(ast, input, `Expected a decimal number of at most ${maxDecimalText} characters`)
+    )
+  }
   const parsed = text === "" ? Option.none() : BigDecimal.fromString(text)
   if (Option.isNone(parsed)) {
     return ParseResult.fail(new ParseResult.Type(ast, input, `Expected a decimal number, got ${JSON.stringify(input)}`))
@@ -83,9 +94,10 @@ const parseDecimal = (input: string | number, ast: SchemaAST.AST) => {
 
 /**
  * An exact decimal carried as a JSON string (`"25000.0000"`); a JSON number is
- * accepted when decoding. Digits of any number are kept exactly; an exponent
- * is accepted only when the fixed-point form stays within 64 characters of
- * the text (`1e-8`, not `1e999999999`). Encodes in fixed point.
+ * accepted when decoding. Every digit is kept exactly, up to 1024 characters
+ * of text; an exponent is accepted only when the fixed-point form stays
+ * within 64 characters of the text (`1e-8`, not `1e999999999`). Encodes in
+ * fixed point.
  *
  * @since 0.1.0
  * @category decimals
@@ -244,9 +256,14 @@ export const QueryTimestamp = Schema.compose(Schema.String, Timestamp, { strict:
   Schema.filter((time) => DateTime.toEpochMillis(time) >= 0 || "must not be before 1970")
 )
 
+/** `true` for a value whose wire form is `""` (which reads back as unset): `""`, or an unknown enum value `""`. */
+const spellsUnset = (value: unknown): boolean =>
+  value === "" || (Predicate.isTagged(value, "Unrecognized") && (value as { readonly value?: unknown }).value === "")
+
 /**
  * A value that the exchange leaves out, or sends as `""` or `null`, when unset:
- * decoded as an `Option` (encoded back as `""`).
+ * decoded as an `Option` (encoded back as `""`); `Some("")` is not a value
+ * of it, since it would read back as `None`.
  *
  * @since 0.1.0
  * @category optional values
@@ -255,7 +272,7 @@ export const Maybe = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
   Schema.optionalWith(
     Schema.transform(
       Schema.NullOr(Schema.Union(Schema.Literal(""), schema)),
-      Schema.OptionFromSelf(Schema.typeSchema(schema)),
+      Schema.OptionFromSelf(Schema.typeSchema(schema).pipe(Schema.filter((value) => !spellsUnset(value)))),
       {
         strict: true,
         decode: (value) => (value === null || value === "" ? Option.none() : Option.some(value)),
@@ -350,13 +367,21 @@ export const NumericId = Schema.String.pipe(
   Schema.pattern(/^\d{1,30}$/, { message: () => "must be a numeric id (digits only)" })
 ).annotations({ identifier: "NumericId" })
 
+const leadingZeros = /^0+(?=.)/
+
 /**
- * Orders numeric ids by value (as big integers), never lexically.
+ * Orders numeric ids by value, never lexically (`"9"` before `"10"`): by
+ * length once leading zeros are dropped, then digit by digit. Total: text
+ * that is not a number is ordered too, never thrown on.
  *
  * @since 0.1.0
  * @category ids
  */
-export const IdOrder: Order.Order<string> = Order.mapInput(Order.bigint, (id: string) => BigInt(id))
+export const IdOrder: Order.Order<string> = Order.make((self, that) => {
+  const a = self.replace(leadingZeros, "")
+  const b = that.replace(leadingZeros, "")
+  return a.length !== b.length ? (a.length < b.length ? -1 : 1) : a === b ? 0 : a < b ? -1 : 1
+})
 
 /**
  * A client order id as the exchange accepts it: `[0-9a-zA-Z-+_#]`, 1 to 49 characters.

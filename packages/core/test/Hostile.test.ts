@@ -90,6 +90,17 @@ describe("careless input is refused before sending", () => {
     }).pipe(Effect.provide(layer))
   })
 
+  it.effect("a credential too long for a header is refused before sending", () => {
+    const long = Credentials.hmac({ apiKey: "key-1", secret: hmacSecret, passphrase: "p".repeat(100_000) })
+    const { layer, requests } = exchange(() => ok([]), { credentials: long })
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(P2pOrders.p2pOrders())
+      assert.instanceOf(error, BitgetRequestError)
+      assert.match(error.message, /ACCESS-PASSPHRASE header would hold .*more than 1024 characters/)
+      assert.strictEqual(requests.length, 0)
+    }).pipe(Effect.provide(layer))
+  })
+
   it.effect("a P2P range with only its start: completed to now, or refused when that exceeds 90 days (finding 11)", () => {
     const { layer, requests } = exchange(() => ok({ orderList: [], minOrderId: "" }))
     return Effect.gen(function*() {
@@ -146,6 +157,16 @@ describe("hostile answers end in bounded, typed failures", () => {
       assert.match(error.issue, /exponent out of range/)
       const [exact] = yield* TradeRates.tradeRates({ businessType: "spot" })
       assert.strictEqual(Schemas.formatDecimal(exact!.makerFeeRate), digits)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a decimal of a million digits is refused without parsing it", () => {
+    const rate = { symbol: "BTCUSDT", businessType: "spot", makerFeeRate: "1".repeat(1_000_000), takerFeeRate: "0" }
+    const { layer } = exchange(() => ok([rate]))
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(TradeRates.tradeRates({ businessType: "spot" }))
+      assert.instanceOf(error, BitgetDecodeError)
+      assert.match(error.issue, /at most 1024 characters/)
     }).pipe(Effect.provide(layer))
   })
 

@@ -1,6 +1,6 @@
 import { HttpClient, HttpClientError } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Schema, TestClock } from "effect"
+import { Duration, Effect, Fiber, Layer, Option, Schema, TestClock } from "effect"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
 import * as Endpoint from "../src/Endpoint.js"
@@ -85,6 +85,22 @@ describe("retry", () => {
       yield* TestClock.adjust("1 millis")
       yield* Fiber.join(fiber)
       assert.strictEqual(requests.length, 2)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("does not wait out a Retry-After beyond the retry budget: the 429 goes to the caller at once", () => {
+    const { layer, requests } = exchange(
+      sequence({ status: 429, body: "", headers: { "retry-after": "99999999" } }, ok({ value: "ok" })),
+      { credentials, retry }
+    )
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(BitgetClient.execute(read, {}))
+      assert.strictEqual(error._tag === "BitgetApiError" && error.code, "429")
+      assert.strictEqual(
+        error._tag === "BitgetApiError" && Option.map(error.retryAfter, Duration.toSeconds).pipe(Option.getOrNull),
+        99999999
+      )
+      assert.strictEqual(requests.length, 1)
     }).pipe(Effect.provide(layer))
   })
 

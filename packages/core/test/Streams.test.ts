@@ -105,6 +105,20 @@ describe("TaxRecords.stream", () => {
     }).pipe(Effect.provide(layer))
   })
 
+  it.effect("treats a cursor that is not a numeric id as stalled, never as a defect", () => {
+    const records = dataset(2, 1).map((r, i) => ({ ...r, id: i === 0 ? "abc" : "x-1" }))
+    const { layer, requests } = exchange(() => ok(records.map(taxRecord)), options)
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
+      const out = yield* Stream.runCollect(
+        TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + day), pageSize: 2 })
+      )
+      // the full page's cursor "x-1" is not sent back; the window narrows before the page instead
+      assert.strictEqual(out.length, 2)
+      assert.isTrue(requests.every((request) => request.url.searchParams.get("idLessThan") === null))
+    }).pipe(Effect.provide(layer))
+  })
+
   it.effect("walks on before a timestamp the cursor stalls at, keeping every older record", () => {
     const burstTime = t0 + 5 * day
     const burst = Array.from({ length: 700 }, (_, i) => ({ id: String(9_000_000 + i), ts: burstTime }))

@@ -69,7 +69,12 @@ interface State {
   readonly seen: ReadonlySet<string>
 }
 
+/** A cursor the exchange can be sent back: a numeric id. */
+const numericId = /^\d{1,30}$/
+
+/** `true` when a page's cursor is a numeric id below the previous one (a cursor that is not is treated as stalled). */
 const movesDown = (cursor: Option.Option<string>, next: string): boolean =>
+  numericId.test(next) &&
   Option.match(cursor, { onNone: () => true, onSome: (previous) => IdOrder(next, previous) < 0 })
 
 /**
