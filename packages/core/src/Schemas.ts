@@ -480,7 +480,8 @@ export const checkWindow =
  * import { DateTime } from "effect"
  *
  * const now = DateTime.unsafeMake("2026-11-23T00:00:00Z")
- * const filled = Schemas.completeRange({ endTime: now }, now, 90)
+ * const request: { startTime?: DateTime.Utc; endTime?: DateTime.Utc } = { endTime: now }
+ * const filled = Schemas.completeRange(request, now, 90)
  * assert.strictEqual(DateTime.formatIso(filled.startTime!), "2026-08-25T00:00:00.000Z")
  * ```
  *
