@@ -80,7 +80,7 @@ describe("windows", () => {
         reference(start, end, span, order)
       )
     },
-    { fastCheck: { numRuns: 500 } }
+    { fastCheck: { numRuns: 500, seed: 20_251_123 } }
   )
 
   it.prop(
@@ -89,14 +89,15 @@ describe("windows", () => {
     ([a, b, most, extra, newestFirst]) => {
       const order = newestFirst ? "newestFirst" : "oldestFirst"
       const [start, end] = a <= b ? [a, b] : [b, a]
-      // at most `most` windows, so the reference stays small
-      const span = (end - start) / BigInt(most) + extra
+      // at most `most` windows, so the reference stays small; a span is a number of milliseconds, so both
+      // sides get the span as a number holds it (past 2^53 it is rounded)
+      const span = BigInt(Number((end - start) / BigInt(most) + extra))
       assert.deepStrictEqual(
         list(windows({ start: at(Number(start)), end: at(Number(end)) }, Number(span), order)),
         reference(start, end, span, order)
       )
     },
-    { fastCheck: { numRuns: 500 } }
+    { fastCheck: { numRuns: 500, seed: 20_251_123 } }
   )
 })
 
