@@ -381,6 +381,9 @@ export const endpoint = Endpoint.get({
   response: FuturesHistoryPage
 })
 
+/** The oldest time the exchange keeps history for, at `now`. */
+const horizon = (now: DateTime.Utc): DateTime.Utc => DateTime.subtract(now, { days: historyDays })
+
 /**
  * Lists one page of historical futures orders (newest first; at most 90 days
  * back). When both `orderId` and `clientOid` are given only `orderId` is sent;
@@ -409,15 +412,15 @@ export const ordersHistory = (
   request: FuturesHistoryRequest
 ): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> =>
   Effect.flatMap(Paginate.exchangeNow, (now) => {
-    const horizon = DateTime.subtract(now, { days: historyDays })
-    const filled = completeRange(request, now, historyDays, DateTime.add(horizon, Paginate.grace))
+    const earliest = horizon(now)
+    const filled = completeRange(request, now, historyDays, DateTime.add(earliest, Paginate.grace))
     const first = request.startTime ?? request.endTime
-    return first !== undefined && DateTime.lessThan(first, horizon)
+    return first !== undefined && DateTime.lessThan(first, earliest)
       ? Effect.fail(
         new BitgetRequestError({
           endpoint: Endpoint.label(endpoint),
           issue: `${request.startTime === undefined ? "endTime" : "startTime"}: the exchange keeps ${historyDays} ` +
-            `days of history, so it must not be before ${DateTime.formatIso(horizon)}`
+            `days of history, so it must not be before ${DateTime.formatIso(earliest)}`
         })
       )
       : BitgetClient.execute(endpoint, filled)
@@ -480,11 +483,11 @@ export const stream = (
       .pipe(Effect.map((result) => ({ items: result.entrustedList, next: result.endId })))
   return Stream.unwrap(Effect.gen(function*() {
     const now = yield* Paginate.exchangeNow
-    const oldest = DateTime.add(DateTime.subtract(now, { days: historyDays }), Paginate.grace)
+    const oldest = DateTime.add(horizon(now), Paginate.grace)
     if (startTime === undefined) {
       // an end older than the history the exchange keeps: nothing to ask for
       if (endTime !== undefined && DateTime.lessThan(endTime, oldest)) return Stream.empty
-      const open = { start: DateTime.subtract(now, { days: historyDays }), end: endTime ?? now }
+      const open = { start: horizon(now), end: endTime ?? now }
       return Paginate.walk({
         ...common,
         windows: [open],

@@ -6,7 +6,14 @@
  * @since 0.1.0
  */
 import type { SchemaAST } from "effect"
-import { BigDecimal, DateTime, Option, Order, ParseResult, Predicate, Schema } from "effect"
+import { BigDecimal, DateTime, Option, Order, ParseResult, Schema } from "effect"
+
+/** A decimal in normal form: its sign, its digits without the sign, and its scale. */
+const parts = (value: BigDecimal.BigDecimal) => {
+  const { scale, value: unscaled } = BigDecimal.normalize(value)
+  const negative = unscaled < 0n
+  return { negative, digits: (negative ? -unscaled : unscaled).toString(), scale }
+}
 
 /**
  * Formats a decimal in fixed-point notation (`0.00000001`, never `1e-8`).
@@ -25,9 +32,7 @@ import { BigDecimal, DateTime, Option, Order, ParseResult, Predicate, Schema } f
  * @category decimals
  */
 export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
-  const { scale, value: digits } = BigDecimal.normalize(value)
-  const negative = digits < 0n
-  const abs = (negative ? -digits : digits).toString()
+  const { digits: abs, negative, scale } = parts(value)
   const sign = negative ? "-" : ""
   if (scale <= 0) return sign + abs + "0".repeat(-scale)
   const padded = abs.padStart(scale + 1, "0")
@@ -52,10 +57,8 @@ export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
  * @category decimals
  */
 export const fixedPointLength = (value: BigDecimal.BigDecimal): number => {
-  const { scale, value: digits } = BigDecimal.normalize(value)
-  const negative = digits < 0n
-  const count = (negative ? -digits : digits).toString().length
-  return (negative ? 1 : 0) + (scale <= 0 ? count - scale : Math.max(count, scale + 1) + 1)
+  const { digits, negative, scale } = parts(value)
+  return (negative ? 1 : 0) + (scale <= 0 ? digits.length - scale : Math.max(digits.length, scale + 1) + 1)
 }
 
 /**
@@ -136,10 +139,9 @@ export const requestDigits = { fraction: 18, integer: 24 } as const
  */
 export const RequestDecimal = Decimal.pipe(
   Schema.filter((d) => {
-    const { scale, value } = BigDecimal.normalize(d)
-    const count = (value < 0n ? -value : value).toString().length
+    const { digits, scale } = parts(d)
     if (scale > requestDigits.fraction) return `must have at most ${requestDigits.fraction} digits after the point`
-    return count - scale <= requestDigits.integer ||
+    return digits.length - scale <= requestDigits.integer ||
       `must have at most ${requestDigits.integer} digits before the point`
   })
 ).annotations({ identifier: "RequestDecimal" })
@@ -257,8 +259,7 @@ export const QueryTimestamp = Schema.compose(Schema.String, Timestamp, { strict:
 )
 
 /** `true` for a value whose wire form is `""` (which reads back as unset): `""`, or an unknown enum value `""`. */
-const spellsUnset = (value: unknown): boolean =>
-  value === "" || (Predicate.isTagged(value, "Unrecognized") && (value as { readonly value?: unknown }).value === "")
+const spellsUnset = (value: unknown): boolean => value === "" || (value instanceof Unrecognized && value.value === "")
 
 /**
  * A value that the exchange leaves out, or sends as `""` or `null`, when unset:

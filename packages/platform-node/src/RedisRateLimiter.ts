@@ -78,11 +78,6 @@ interface RedisWithReserve extends Redis {
   bitgetAcquire(key: string, limit: number, window: number, spacing: number, member: string): Promise<number>
 }
 
-interface RedisWithReserve extends Redis {
-  bitgetSettle(key: string, member: string): Promise<number>
-  bitgetAcquire(key: string, limit: number, window: number, spacing: number, member: string): Promise<number>
-}
-
 /**
  * The options of the Redis store: the ioredis connection options, and how
  * the store behaves.

@@ -1,7 +1,7 @@
-import { Chunk, Clock, DateTime, Effect, Option, Stream } from "effect"
+import { Chunk, Clock, DateTime, Effect, Option, Schema, Stream } from "effect"
 import { BitgetClient } from "../BitgetClient.js"
 import { BitgetRequestError } from "../BitgetError.js"
-import { IdOrder } from "../Schemas.js"
+import { IdOrder, NumericId } from "../Schemas.js"
 
 /** A closed time window, both ends inclusive. @internal */
 export interface Window {
@@ -70,11 +70,11 @@ interface State {
 }
 
 /** A cursor the exchange can be sent back: a numeric id. */
-const numericId = /^\d{1,30}$/
+const isNumericId = Schema.is(NumericId)
 
 /** `true` when a page's cursor is a numeric id below the previous one (a cursor that is not is treated as stalled). */
 const movesDown = (cursor: Option.Option<string>, next: string): boolean =>
-  numericId.test(next) &&
+  isNumericId(next) &&
   Option.match(cursor, { onNone: () => true, onSome: (previous) => IdOrder(next, previous) < 0 })
 
 /**

@@ -67,12 +67,21 @@ const formsOf = (secrets: ReadonlyArray<string>): ReadonlyArray<string> =>
 export const scrubber = (secrets: ReadonlyArray<string>): Scrubber => fromForms(formsOf(secrets))
 
 /**
- * A scrubber of the secrets of both.
+ * A scrubber of the secrets of both, built only when first used (most answers
+ * are successes, which quote nothing).
  *
  * @internal
  */
-export const combine = (self: Scrubber, secrets: ReadonlyArray<string>): Scrubber =>
-  fromForms([...self.forms, ...formsOf(secrets)])
+export const combine = (self: Scrubber, secrets: ReadonlyArray<string>): Scrubber => {
+  let built: Scrubber | undefined
+  const get = () => (built ??= fromForms([...self.forms, ...formsOf(secrets)]))
+  return {
+    get forms() {
+      return get().forms
+    },
+    scrub: (text) => get().scrub(text)
+  }
+}
 
 /** A scrubber with no secrets. @internal */
 export const none: Scrubber = scrubber([])

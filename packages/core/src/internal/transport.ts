@@ -34,6 +34,8 @@ export const fromHttpClientError = (endpoint: string, error: HttpClientError.Htt
   })
 }
 
+const decoder = new TextDecoder()
+
 /**
  * Reads a body as text, at most `maxBytes` of it: a longer body (by its
  * `content-length`, or once more bytes arrive) fails at once and the rest is
@@ -71,7 +73,7 @@ export const readBody = (
           bytes.set(chunk, offset)
           offset += chunk.length
         }
-        return new TextDecoder().decode(bytes)
+        return decoder.decode(bytes)
       })
     )
   })
