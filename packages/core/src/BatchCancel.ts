@@ -9,6 +9,7 @@ import { Effect, Either, Option, Schema } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError, BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
+import { fastClass } from "./internal/decoder.js"
 import { requestError } from "./internal/envelope.js"
 import { ClientOid, ListOrEmpty, Maybe, NonBlank, NumericId } from "./Schemas.js"
 
@@ -176,7 +177,7 @@ export type BatchCancelRequest = typeof BatchCancelRequest.Type
 export class CancelledOrder extends Schema.Class<CancelledOrder>("CancelledOrder")({
   orderId: Schema.String,
   clientOid: Maybe(Schema.String)
-}) {}
+}, fastClass) {}
 
 /**
  * An order the exchange did not cancel, with its reason. `orderId` is empty
@@ -191,7 +192,7 @@ export class CancelFailure extends Schema.Class<CancelFailure>("CancelFailure")(
   clientOid: Maybe(Schema.String),
   errorMsg: Maybe(Schema.String),
   errorCode: Maybe(Schema.String)
-}) {}
+}, fastClass) {}
 
 /**
  * The `data` of the answer as the exchange sends it (a missing or `null` list is empty).
@@ -202,7 +203,7 @@ export class CancelFailure extends Schema.Class<CancelFailure>("CancelFailure")(
 export class BatchCancelResponse extends Schema.Class<BatchCancelResponse>("BatchCancelResponse")({
   successList: ListOrEmpty(CancelledOrder),
   failureList: ListOrEmpty(CancelFailure)
-}) {}
+}, fastClass) {}
 
 /**
  * The outcome of a batch, accounting for every requested order: cancelled,
@@ -216,7 +217,7 @@ export class BatchCancelResult extends Schema.Class<BatchCancelResult>("BatchCan
   succeeded: Schema.Array(CancelledOrder),
   failed: Schema.Array(CancelFailure),
   unconfirmed: Schema.Array(OrderRef)
-}) {
+}, fastClass) {
   /** `true` when every requested order is confirmed cancelled. */
   get allCancelled(): boolean {
     return this.failed.length === 0 && this.unconfirmed.length === 0

@@ -5,17 +5,14 @@
  *
  * @since 0.1.0
  */
-import * as Headers from "@effect/platform/Headers"
-import * as HttpBody from "@effect/platform/HttpBody"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import {
   Clock,
   Context,
   DateTime,
   Duration,
   Effect,
-  FiberRef,
+  Either,
   Layer,
   Metric,
   Option,
@@ -25,14 +22,16 @@ import {
 } from "effect"
 import { BitgetConfig } from "./BitgetConfig.js"
 import type { BitgetError } from "./BitgetError.js"
-import { BitgetDecodeError, BitgetRequestError, BitgetTransportError } from "./BitgetError.js"
+import { BitgetDecodeError, BitgetRequestError } from "./BitgetError.js"
 import type { Credentials } from "./Credentials.js"
 import type { Endpoint } from "./Endpoint.js"
 import { label } from "./Endpoint.js"
+import { HttpTransport, layerHttpClient } from "./HttpTransport.js"
+import { decoder } from "./internal/decoder.js"
 import { describeParseError, excerpt, interpret, requestError } from "./internal/envelope.js"
 import * as Redact from "./internal/redact.js"
 import * as TimeEndpoint from "./internal/serverTime.js"
-import { fromHttpClientError, readBody } from "./internal/transport.js"
+import * as Transport from "./internal/transport.js"
 import * as RateLimiter from "./RateLimiter.js"
 import * as Retry from "./Retry.js"
 import { isSendable } from "./Schemas.js"
@@ -44,7 +43,7 @@ import { canonicalQuery, prehash, Signer } from "./Signer.js"
  * @since 0.1.0
  * @category constants
  */
-export const credentialHeaders: ReadonlyArray<string> = ["access-key", "access-sign", "access-passphrase"]
+export const credentialHeaders: ReadonlyArray<string> = Transport.credentialHeaders
 
 /**
  * The Bitget client.
@@ -121,37 +120,21 @@ const headerValue = /^[\t\x20-\x7e]{0,1024}$/
 const unsendableHeader = (headers: { readonly [name: string]: string }): string | undefined =>
   Object.keys(headers).find((name) => !headerValue.test(headers[name] as string))
 
-/** What was read of an answer. */
-interface Answer {
-  readonly status: number
-  readonly headers: Headers.Headers
-  readonly body: string
-}
-
 const isClockSkew = (error: BitgetError): boolean => error._tag === "BitgetApiError" && error.code === "40008"
 
 /**
- * Builds the client from its configuration, a `Signer` and an `HttpClient`;
+ * Builds the client from its configuration, a `Signer` and an `HttpTransport`;
  * rate limits are kept in the `RateLimiterStore` from the context when there is
  * one, else in memory.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Signer | HttpClient.HttpClient> = Effect
+export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Signer | HttpTransport> = Effect
   .gen(function*() {
     const config = yield* BitgetConfig
     const signer = yield* Signer
-    const redactedNames = yield* FiberRef.get(Headers.currentRedactedNames)
-    // The platform's own span would hold the request and response headers
-    // (secrets, and whatever a server echoes); the client writes its own.
-    const http = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.withTracerPropagation(false),
-      HttpClient.withTracerDisabledWhen(() => true),
-      HttpClient.transformResponse(
-        Effect.locally(Headers.currentRedactedNames, [...redactedNames, ...credentialHeaders])
-      )
-    )
+    const transport = yield* HttpTransport
     const store = yield* Effect.serviceOption(RateLimiter.RateLimiterStore).pipe(
       Effect.flatMap(Option.match({
         onNone: () => RateLimiter.makeMemoryStore,
@@ -162,6 +145,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       Effect.provideService(RateLimiter.RateLimiterStore, store)
     )
     const offset = yield* Ref.make(0)
+    const timeoutMillis = Duration.toMillis(config.timeout)
     const baseHeaders: Record<string, string> = { locale: config.locale }
     if (config.demoTrading) baseHeaders.paptrading = "1"
     if (Option.isSome(config.channelApiCode)) baseHeaders["X-CHANNEL-API-CODE"] = config.channelApiCode.value
@@ -181,39 +165,24 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         unsendableHeader({ "ACCESS-KEY": Redacted.value(apiKey), "ACCESS-PASSPHRASE": Redacted.value(passphrase) })
     })
 
-    /** Sends a request and reads the answer, in a span that holds neither headers nor body. */
-    const send = (endpoint: string, request: HttpClientRequest.HttpClientRequest) =>
+    /**
+     * Sends a request and reads the answer, in a span that holds neither
+     * headers nor body: its exit is the status alone.
+     */
+    const send = (request: HttpTransport.Request) =>
       Effect.suspend(() => {
-        let answer: Answer | undefined
-        return http.execute(request).pipe(
-          Effect.flatMap((response) =>
-            Effect.map(readBody(endpoint, response, config.maxResponseBytes), (body) => {
-              answer = { status: response.status, headers: response.headers, body }
-              return response.status
-            })
-          ),
-          Effect.scoped,
-          Effect.catchTag(
-            "RequestError",
-            "ResponseError",
-            (error) => Effect.fail(fromHttpClientError(endpoint, error))
-          ),
+        let answer: HttpTransport.Response | undefined
+        return transport.send(request).pipe(
+          Effect.map((response) => {
+            answer = response
+            return response.status
+          }),
           Effect.tap((status) => Effect.annotateCurrentSpan("http.response.status_code", status)),
           Effect.withSpan("http.client", {
             kind: "client",
             attributes: { "http.request.method": request.method, "url.full": request.url }
           }),
-          Effect.timeoutFail({
-            duration: config.timeout,
-            onTimeout: () =>
-              new BitgetTransportError({
-                endpoint,
-                reason: "Timeout",
-                sent: true,
-                description: `no complete answer within ${Duration.format(config.timeout)}`
-              })
-          }),
-          Effect.map(() => answer as Answer)
+          Effect.map(() => answer as HttpTransport.Response)
         )
       })
 
@@ -242,12 +211,17 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
             prehash({ timestamp, method: endpoint.method, path: endpoint.path, query: query.signed, body })
           )
         }
-        const request = endpoint.method === "POST"
-          ? HttpClientRequest.post(url, { headers, body: HttpBody.text(body, "application/json") })
-          : HttpClientRequest.get(url, { headers })
         const signature = headers["ACCESS-SIGN"]
         const scrubber = signature === undefined ? secrets : Redact.combine(secrets, [signature])
-        const answer = yield* send(name, request).pipe(Effect.ensuring(permit.settle))
+        const answer = yield* send({
+          endpoint: name,
+          method: endpoint.method,
+          url,
+          headers,
+          body: endpoint.method === "POST" ? body : undefined,
+          timeoutMillis,
+          maxBytes: config.maxResponseBytes
+        }).pipe(Effect.ensuring(permit.settle))
         const data = yield* interpret({ endpoint: name, ...answer, secrets: scrubber }).pipe(
           Effect.tapError((error) =>
             error._tag === "BitgetApiError" && error.kind === "RateLimited"
@@ -278,10 +252,18 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       return value
     })
 
+    const policies = new WeakMap<object, Retry.Policy>()
+    const policy = (endpoint: Pick<Endpoint<unknown, unknown>, "name" | "idempotency" | "rateLimit">): Retry.Policy => {
+      let known = policies.get(endpoint)
+      if (known === undefined) {
+        known = Retry.schedule(endpoint, { ...config.retry, ...config.retry.endpoints?.[endpoint.name] })
+        policies.set(endpoint, known)
+      }
+      return known
+    }
+
     const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) => {
       const name = label(endpoint)
-      const decode = Schema.decodeUnknown(endpoint.response)
-      const policy = Retry.schedule(endpoint, { ...config.retry, ...config.retry.endpoints?.[endpoint.name] })
       return Effect.gen(function*() {
         const credentials = endpoint.auth === "public"
           ? undefined
@@ -310,10 +292,10 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         const once = attempt(endpoint, prepared, credentials)
         const { answer, data, secrets: scrubber } = yield* once.pipe(
           Effect.catchIf(isClockSkew, () => Effect.zipRight(syncClock, once)),
-          Effect.retry(policy)
+          Effect.retry(policy(endpoint))
         )
-        return yield* decode(data).pipe(
-          Effect.mapError((error) =>
+        return yield* decoder(endpoint.response)(data).pipe(
+          Either.mapLeft((error) =>
             new BitgetDecodeError({
               endpoint: name,
               status: answer.status,
@@ -340,6 +322,18 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
  * @category layers
  */
 export const layer: Layer.Layer<BitgetClient, never, BitgetConfig | Signer | HttpClient.HttpClient> = Layer.effect(
+  BitgetClient,
+  make
+).pipe(Layer.provide(layerHttpClient))
+
+/**
+ * The client as a layer, over the `HttpTransport` from the context (as
+ * `BitgetNode` provides it, straight on undici).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerTransport: Layer.Layer<BitgetClient, never, BitgetConfig | Signer | HttpTransport> = Layer.effect(
   BitgetClient,
   make
 )

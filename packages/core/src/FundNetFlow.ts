@@ -9,6 +9,7 @@ import { Schema } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
+import { fastClass } from "./internal/decoder.js"
 import { Decimal, NonBlank, Timestamp } from "./Schemas.js"
 
 /**
@@ -20,7 +21,7 @@ import { Decimal, NonBlank, Timestamp } from "./Schemas.js"
 export class NetFlow extends Schema.Class<NetFlow>("NetFlow")({
   netFlow: Decimal,
   ts: Timestamp
-}) {}
+}, fastClass) {}
 
 /**
  * The request: the trading pair, required and non-blank.

@@ -10,6 +10,7 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import { BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
+import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./internal/paginate.js"
 import {
   checkWindow,
@@ -299,7 +300,7 @@ export class FuturesOrder extends Schema.Class<FuturesOrder>("FuturesOrder")({
   presetStopSurplusPrice: Maybe(Decimal),
   presetStopLossPrice: Maybe(Decimal),
   posAvg: Maybe(Decimal)
-}) {}
+}, fastClass) {}
 
 /**
  * One page of history. At the end of the data the exchange sends
@@ -313,7 +314,7 @@ export class FuturesHistoryPage extends Schema.Class<FuturesHistoryPage>("Future
   entrustedList: ListOrEmpty(FuturesOrder),
   /** Id of the last (oldest) order of the page: the `idLessThan` of the next page. */
   endId: Maybe(Schema.String)
-}) {}
+}, fastClass) {}
 
 /**
  * The days of history the exchange keeps.

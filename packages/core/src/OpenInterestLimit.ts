@@ -9,6 +9,7 @@ import { Schema } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
+import { fastClass } from "./internal/decoder.js"
 import { Decimal, NonBlank } from "./Schemas.js"
 
 /**
@@ -47,7 +48,7 @@ export class OpenInterestLimit extends Schema.Class<OpenInterestLimit>("OpenInte
   masterSubLimit: Decimal,
   /** Total quota for market makers. */
   marketMakerLimit: Decimal
-}) {}
+}, fastClass) {}
 
 /**
  * The request: a symbol and its category, both required.

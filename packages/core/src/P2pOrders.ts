@@ -7,6 +7,7 @@ import { DateTime, Effect, Schema, Stream } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
+import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./internal/paginate.js"
 import {
   checkWindow,
@@ -114,7 +115,7 @@ export class PaymethodItem extends Schema.Class<PaymethodItem>("PaymethodItem")(
   type: Maybe(OpenEnum(["number", "file"])),
   /** A masked value or a file address. */
   value: Maybe(Schema.String)
-}) {}
+}, fastClass) {}
 
 /**
  * The payment information of an order.
@@ -126,7 +127,7 @@ export class PaymentInfo extends Schema.Class<PaymentInfo>("PaymentInfo")({
   paymethodName: Maybe(Schema.String),
   paymethodId: Maybe(Schema.String),
   paymethodInfo: ListOrEmpty(PaymethodItem)
-}) {}
+}, fastClass) {}
 
 /**
  * A P2P order of the merchant. Unset times are `Option.none()`; the real names
@@ -162,7 +163,7 @@ export class P2pOrder extends Schema.Class<P2pOrder>("P2pOrder")({
   /** Update time (`utime`; `uTime` is read when only it is present). */
   utime: Timestamp,
   paymentInfo: OptionalObject(PaymentInfo)
-}) {}
+}, fastClass) {}
 
 /** Reads the upper-case spellings `cTime`/`uTime` when the real lower-case fields are missing. */
 const TimeSpellings = Schema.transform(
@@ -201,7 +202,7 @@ export const P2pOrderFromWire: Schema.Schema<P2pOrder, { readonly [key: string]:
 export class P2pOrderPage extends Schema.Class<P2pOrderPage>("P2pOrderPage")({
   orderList: ListOrEmpty(P2pOrderFromWire),
   minOrderId: Maybe(NumericId)
-}) {}
+}, fastClass) {}
 
 /**
  * The endpoint descriptor.

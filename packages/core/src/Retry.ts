@@ -74,6 +74,14 @@ export const minimumDelay = (rateLimit: RateLimit) => (error: BitgetError): Dura
 }
 
 /**
+ * A retry schedule: fed each failure, it says whether and when to try again.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Policy = Schedule.Schedule<unknown, BitgetError>
+
+/**
  * The retry schedule of an endpoint: input is the failure, and the delay is
  * the backoff or the failure's minimum delay, whichever is longer. A failure
  * whose minimum delay (a server's `Retry-After`) exceeds `maxElapsed` is not
@@ -85,7 +93,7 @@ export const minimumDelay = (rateLimit: RateLimit) => (error: BitgetError): Dura
 export const schedule = (
   endpoint: Pick<Endpoint<unknown, unknown>, "idempotency" | "rateLimit">,
   options: RetryOptions = {}
-): Schedule.Schedule<unknown, BitgetError> => {
+): Policy => {
   const maxDelay = Duration.decode(options.maxDelay ?? "5 seconds")
   const backoff = Schedule.exponential(options.baseDelay ?? "200 millis", 2)
   const maxElapsed = Duration.decode(options.maxElapsed ?? "30 seconds")

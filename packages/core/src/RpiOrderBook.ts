@@ -10,6 +10,7 @@ import { Schema } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
+import { fastClass } from "./internal/decoder.js"
 import { Decimal, IntString, NonBlank, Timestamp } from "./Schemas.js"
 
 /**
@@ -44,7 +45,7 @@ export class RpiLevel extends Schema.Class<RpiLevel>("RpiLevel")({
   price: Schema.BigDecimalFromSelf,
   nonRpiQuantity: Schema.BigDecimalFromSelf,
   rpiQuantity: Schema.BigDecimalFromSelf
-}) {}
+}, fastClass) {}
 
 /**
  * A level as the exchange sends it, `[price, nonRpiQty, rpiQty]` (strings, or
@@ -74,7 +75,7 @@ export class RpiOrderBook extends Schema.Class<RpiOrderBook>("RpiOrderBook")({
   b: Schema.Array(RpiLevelFromTuple),
   /** When the exchange generated the data. */
   ts: Timestamp
-}) {}
+}, fastClass) {}
 
 /**
  * The request: category and symbol, and optionally 1 to 200 levels (the

@@ -5,8 +5,9 @@
  *
  * @since 0.1.0
  */
-import type { SchemaAST } from "effect"
-import { BigDecimal, DateTime, Option, Order, ParseResult, Schema } from "effect"
+import { BigDecimal, DateTime, Option, Order, ParseResult, Schema, SchemaAST } from "effect"
+import type { FastDecodeAnnotation } from "./internal/decoder.js"
+import { bail, FastDecode, leaf } from "./internal/decoder.js"
 
 /** A decimal in normal form: its sign, its digits without the sign, and its scale. */
 const parts = (value: BigDecimal.BigDecimal) => {
@@ -79,20 +80,24 @@ const maxDecimalText = 1024
  */
 const maxFixedPointLength = 4096
 
-const parseDecimal = (input: string | number, ast: SchemaAST.AST) => {
+/** Decimal text without sign prefix `+`, exponent or spaces: read straight into digits and scale. */
+const plainDecimal = /^-?\d{1,40}(?:\.\d{1,40})?$/
+
+/** A decimal from its text or JSON number, or why it is not one. */
+const decimalOf = (input: string | number): BigDecimal.BigDecimal | string => {
+  if (typeof input === "string" && plainDecimal.test(input)) {
+    const dot = input.indexOf(".")
+    return dot === -1
+      ? BigDecimal.make(BigInt(input), 0)
+      : BigDecimal.make(BigInt(input.slice(0, dot) + input.slice(dot + 1)), input.length - dot - 1)
+  }
   const text = typeof input === "number" ? (Number.isFinite(input) ? input.toString() : "") : input.trim()
-  if (text.length > maxDecimalText) {
-    return ParseResult.fail(
-      new ParseResult.Type(ast, input, `Expected a decimal number of at most ${maxDecimalText} characters`)
-    )
-  }
+  if (text.length > maxDecimalText) return `Expected a decimal number of at most ${maxDecimalText} characters`
   const parsed = text === "" ? Option.none() : BigDecimal.fromString(text)
-  if (Option.isNone(parsed)) {
-    return ParseResult.fail(new ParseResult.Type(ast, input, `Expected a decimal number, got ${JSON.stringify(input)}`))
-  }
+  if (Option.isNone(parsed)) return `Expected a decimal number, got ${JSON.stringify(input)}`
   return fixedPointLength(parsed.value) > text.length + maxExpansion
-    ? ParseResult.fail(new ParseResult.Type(ast, input, "Expected a decimal number, got an exponent out of range"))
-    : ParseResult.succeed(parsed.value)
+    ? "Expected a decimal number, got an exponent out of range"
+    : parsed.value
 }
 
 /**
@@ -110,7 +115,12 @@ export const Decimal: Schema.Schema<BigDecimal.BigDecimal, string | number> = Sc
   Schema.BigDecimalFromSelf,
   {
     strict: true,
-    decode: (input, _, ast) => parseDecimal(input, ast),
+    decode: (input, _, ast) => {
+      const decimal = decimalOf(input)
+      return typeof decimal === "string"
+        ? ParseResult.fail(new ParseResult.Type(ast, input, decimal))
+        : ParseResult.succeed(decimal)
+    },
     encode: (value, _, ast) =>
       fixedPointLength(value) > maxFixedPointLength
         ? ParseResult.fail(
@@ -118,7 +128,14 @@ export const Decimal: Schema.Schema<BigDecimal.BigDecimal, string | number> = Sc
         )
         : ParseResult.succeed(formatDecimal(value))
   }
-).annotations({ identifier: "Decimal" })
+).annotations({
+  identifier: "Decimal",
+  [FastDecode]: leaf((input) => {
+    if (typeof input !== "string" && typeof input !== "number") return bail
+    const decimal = decimalOf(input)
+    return typeof decimal === "string" ? bail : decimal
+  })
+})
 
 /**
  * The most digits the exchange takes in a request decimal, after the point
@@ -168,6 +185,16 @@ export const NonNegativeDecimal = RequestDecimal.pipe(
 
 const millisPattern = /^-?\d+$/
 
+/** The largest distance from 1970 a `Date` (and so a `DateTime`) can hold, in milliseconds. */
+const maxDateMillis = 8.64e15
+
+/** A time from its millisecond text or JSON integer, or `undefined`. */
+const timestampOf = (input: string | number): DateTime.Utc | undefined => {
+  const text = typeof input === "number" ? String(input) : input.trim()
+  const millis = millisPattern.test(text) ? Number(text) : Number.NaN
+  return Number.isSafeInteger(millis) && Math.abs(millis) <= maxDateMillis ? DateTime.unsafeMake(millis) : undefined
+}
+
 /**
  * A Unix-millisecond timestamp carried as a string (a JSON integer is accepted
  * when decoding), as a `DateTime.Utc`.
@@ -181,19 +208,21 @@ export const Timestamp: Schema.Schema<DateTime.Utc, string | number> = Schema.tr
   {
     strict: true,
     decode: (input, _, ast) => {
-      const text = typeof input === "number" ? String(input) : input.trim()
-      const millis = millisPattern.test(text) ? Number(text) : Number.NaN
-      return Option.match(Number.isSafeInteger(millis) ? DateTime.make(millis) : Option.none(), {
-        onNone: () =>
-          ParseResult.fail(
-            new ParseResult.Type(ast, input, `Expected a millisecond timestamp, got ${JSON.stringify(input)}`)
-          ),
-        onSome: ParseResult.succeed
-      })
+      const time = timestampOf(input)
+      return time === undefined
+        ? ParseResult.fail(
+          new ParseResult.Type(ast, input, `Expected a millisecond timestamp, got ${JSON.stringify(input)}`)
+        )
+        : ParseResult.succeed(time)
     },
     encode: (value) => ParseResult.succeed(String(DateTime.toEpochMillis(value)))
   }
-).annotations({ identifier: "Timestamp" })
+).annotations({
+  identifier: "Timestamp",
+  [FastDecode]: leaf((input) =>
+    typeof input === "string" || typeof input === "number" ? timestampOf(input) ?? bail : bail
+  )
+})
 
 /**
  * `true` for the ways the exchange spells "unset": missing, `null` or `""`.
@@ -203,6 +232,43 @@ export const Timestamp: Schema.Schema<DateTime.Utc, string | number> = Schema.tr
  */
 export const isAbsent = (value: unknown): value is undefined | null | "" =>
   value === undefined || value === null || value === ""
+
+/** `Schema.OptionFromSelf`, with a fast decoder that checks the value inside with the inner schema's. */
+const OptionOf = <A, I, R>(value: Schema.Schema<A, I, R>) =>
+  Schema.OptionFromSelf(value).annotations({
+    [FastDecode]: ((compile, ast) => {
+      const inner = SchemaAST.isDeclaration(ast) && ast.typeParameters.length === 1
+        ? compile(ast.typeParameters[0] as SchemaAST.AST)
+        : undefined
+      if (inner === undefined) return undefined
+      return (input) => {
+        if (!Option.isOption(input)) return bail
+        if (Option.isNone(input)) return input
+        const decoded = inner(input.value)
+        return decoded === bail ? bail : decoded === input.value ? input : Option.some(decoded)
+      }
+    }) satisfies FastDecodeAnnotation
+  })
+
+/**
+ * The fast decoder of an optional value: `None` for what `absent` accepts,
+ * else `Some` of the inner value, bailing where `refused` holds of it (a
+ * value the `Option`'s own filter refuses).
+ */
+const optionOf = <A, I, R>(
+  schema: Schema.Schema<A, I, R>,
+  absent: (input: unknown) => boolean,
+  refused: (value: unknown) => boolean = () => false
+): FastDecodeAnnotation =>
+(compile) => {
+  const inner = compile(schema.ast)
+  if (inner === undefined) return undefined
+  return (input) => {
+    if (absent(input)) return Option.none()
+    const value = inner(input)
+    return value === bail || refused(value) ? bail : Option.some(value)
+  }
+}
 
 /**
  * A list the exchange may send as `null` or leave out, decoded as empty. Not a
@@ -235,7 +301,7 @@ export const ListOrEmpty = <A, I>(item: Schema.Schema<A, I>) =>
  */
 export const OptionalObject = <A, I>(schema: Schema.Schema<A, I>) =>
   Schema.optionalWith(
-    Schema.transformOrFail(Schema.Unknown, Schema.OptionFromSelf(Schema.typeSchema(schema)), {
+    Schema.transformOrFail(Schema.Unknown, OptionOf(Schema.typeSchema(schema)), {
       strict: true,
       decode: (value) =>
         isAbsent(value)
@@ -243,7 +309,7 @@ export const OptionalObject = <A, I>(schema: Schema.Schema<A, I>) =>
           : ParseResult.map(ParseResult.decodeUnknown(schema)(value), Option.some),
       encode: (value) =>
         Option.match(value, { onNone: () => ParseResult.succeed(null), onSome: ParseResult.encode(schema) })
-    }),
+    }).annotations({ [FastDecode]: optionOf(schema, isAbsent) }),
     { exact: true, default: () => Option.none() }
   )
 
@@ -273,13 +339,13 @@ export const Maybe = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
   Schema.optionalWith(
     Schema.transform(
       Schema.NullOr(Schema.Union(Schema.Literal(""), schema)),
-      Schema.OptionFromSelf(Schema.typeSchema(schema).pipe(Schema.filter((value) => !spellsUnset(value)))),
+      OptionOf(Schema.typeSchema(schema).pipe(Schema.filter((value) => !spellsUnset(value)))),
       {
         strict: true,
         decode: (value) => (value === null || value === "" ? Option.none() : Option.some(value)),
         encode: Option.getOrElse((): A | "" => "")
       }
-    ),
+    ).annotations({ [FastDecode]: optionOf(schema, (value) => value === null || value === "", spellsUnset) }),
     { default: () => Option.none<A>() }
   )
 
@@ -316,16 +382,13 @@ export const OpenEnum = <const L extends ReadonlyArray<string>>(
   const known = new Map<string, L[number]>(
     literals.map((literal) => [options?.caseInsensitive ? literal.toLowerCase() : literal, literal])
   )
+  const decode = (raw: string): OpenEnum<L[number]> =>
+    known.get(options?.caseInsensitive ? raw.toLowerCase() : raw) ?? new Unrecognized({ value: raw }, true)
   return Schema.transform(
     Schema.String,
     Schema.Union(Schema.Literal(...literals), Schema.typeSchema(Unrecognized)),
-    {
-      strict: true,
-      decode: (raw) =>
-        known.get(options?.caseInsensitive ? raw.toLowerCase() : raw) ?? new Unrecognized({ value: raw }),
-      encode: (value) => (typeof value === "string" ? value : value.value)
-    }
-  )
+    { strict: true, decode, encode: (value) => (typeof value === "string" ? value : value.value) }
+  ).annotations({ [FastDecode]: leaf((raw) => (typeof raw === "string" ? decode(raw) : bail)) })
 }
 
 /**

@@ -8,6 +8,7 @@ import { Schema } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
+import { fastClass } from "./internal/decoder.js"
 import { Decimal, Maybe, NonBlank, OpenEnum, Timestamp } from "./Schemas.js"
 
 /**
@@ -46,7 +47,7 @@ export class SpotSymbol extends Schema.Class<SpotSymbol>("SpotSymbol")({
   offTime: Maybe(Timestamp),
   /** Deprecated by the exchange. */
   openTime: Maybe(Timestamp)
-}) {}
+}, fastClass) {}
 
 /**
  * The request: one symbol, or all when `symbol` is absent (a blank one is

@@ -8,6 +8,7 @@ import { DateTime, Effect, Option, Schema, Stream } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
+import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./internal/paginate.js"
 import {
   checkWindow,
@@ -136,7 +137,7 @@ export class SpotTaxRecord extends Schema.Class<SpotTaxRecord>("SpotTaxRecord")(
   ts: Timestamp,
   /** Added by newer responses; `None` when absent or empty. */
   bizOrderId: Maybe(Schema.String)
-}) {}
+}, fastClass) {}
 
 /**
  * The request: a window of at most 30 days (both ends required), optionally

@@ -9,6 +9,7 @@ import { Schema } from "effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
+import { fastClass } from "./internal/decoder.js"
 import { Decimal, NonBlank } from "./Schemas.js"
 
 /**
@@ -60,7 +61,7 @@ export class TradeRate extends Schema.Class<TradeRate>("TradeRate")({
   /** Named `makerFeeRate` in responses (the spec's field table says `makerRate`). */
   makerFeeRate: Decimal,
   takerFeeRate: Decimal
-}) {}
+}, fastClass) {}
 
 /**
  * The endpoint descriptor.

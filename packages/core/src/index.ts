@@ -67,6 +67,14 @@ export * as FundNetFlow from "./FundNetFlow.js"
 export * as FuturesHistory from "./FuturesHistory.js"
 
 /**
+ * The HTTP exchange under the client: one request, its answer read within a
+ * size cap and a deadline.
+ *
+ * @since 0.1.0
+ */
+export * as HttpTransport from "./HttpTransport.js"
+
+/**
  * Open interest limits of a futures symbol.
  *
  * @since 0.1.0

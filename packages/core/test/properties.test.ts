@@ -28,6 +28,7 @@ import {
 import * as BatchCancel from "../src/BatchCancel.js"
 import * as FundNetFlow from "../src/FundNetFlow.js"
 import * as FuturesHistory from "../src/FuturesHistory.js"
+import { bail, compiled } from "../src/internal/decoder.js"
 import { describeParseError } from "../src/internal/envelope.js"
 import * as OpenInterestLimit from "../src/OpenInterestLimit.js"
 import * as P2pOrders from "../src/P2pOrders.js"
@@ -339,6 +340,49 @@ const decodeSafely = <A, I>(
   return result
 }
 
+/** Where two decoded values list their keys in a different order (`undefined` when none does). */
+const keyOrder = (a: unknown, b: unknown, path = "$"): string | undefined => {
+  if (Option.isOption(a) && Option.isOption(b)) {
+    return Option.isSome(a) && Option.isSome(b) ? keyOrder(a.value, b.value, `${path}.value`) : undefined
+  }
+  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) return undefined
+  if (BigDecimal.isBigDecimal(a) || DateTime.isDateTime(a)) return undefined
+  const keys = Object.keys(a)
+  if (keys.join("\u0000") !== Object.keys(b).join("\u0000")) {
+    return `${path}: ${brief(keys)} vs ${brief(Object.keys(b))}`
+  }
+  for (const key of keys) {
+    const found = keyOrder(Reflect.get(a, key), Reflect.get(b, key), `${path}.${key}`)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/**
+ * Holds the compiled fast decoder to Schema's on one input: where it gives a
+ * value, Schema gives the same value, with the same classes and key order;
+ * where Schema fails, it gives up. `expectFast` also requires it not to give
+ * up (a valid answer must take the fast path).
+ */
+const agrees = <A, I>(schema: Schema.Schema<A, I>, input: unknown, what: () => string, expectFast = false) => {
+  const fast = compiled(schema)
+  if (fast === undefined) return assert.fail("the schema has no fast decoder")
+  let value: unknown
+  try {
+    value = fast(input)
+  } catch (error) {
+    return assert.fail(`the fast decoder threw on ${what()}: ${thrown(error)}`)
+  }
+  const slow = decodeSafely(schema, input, what)
+  if (value === bail) {
+    if (expectFast) assert.fail(`the fast decoder gave up on a valid answer: ${what()}`)
+    return
+  }
+  if (Either.isLeft(slow)) return assert.fail(`the fast decoder accepted what Schema refuses: ${what()}`)
+  const found = difference(value, slow.right) ?? keyOrder(value, slow.right)
+  assert.isUndefined(found, `the fast decoder built a different value at ${found}; ${what()}`)
+}
+
 /** Registers the properties of one response schema. */
 const responseProperties = <A, I>(name: string, schema: Schema.Schema<A, I>) => {
   const arbitrary = Arbitrary.make(schema)
@@ -364,6 +408,20 @@ const responseProperties = <A, I>(name: string, schema: Schema.Schema<A, I>) => 
       if (Either.isLeft(again)) return assert.fail(`a decoded value did not round-trip: ${brief(encoded)}`)
       const found = difference(first.right, again.right)
       assert.isUndefined(found, `decoded value not stable at ${found}; wire ${brief(encoded)}`)
+    }, { timeout, fastCheck: params() })
+
+    it.prop("the fast decoder builds what Schema builds from a valid answer", [arbitrary], ([value]) => {
+      const encoded = wire(encode(value))
+      agrees(schema, encoded, () => brief(encoded), true)
+    }, { timeout, fastCheck: params() })
+
+    it.prop("the fast decoder agrees with Schema on a mutated answer", [arbitrary, mutation], ([value, m]) => {
+      const mutated = mutate(encode(value), m)
+      agrees(schema, mutated, () => `${describeMutation(m)} of ${brief(encode(value))}`)
+    }, { timeout, fastCheck: params() })
+
+    it.prop("the fast decoder agrees with Schema on arbitrary JSON", [fc.jsonValue()], ([input]) => {
+      agrees(schema, input, () => brief(input))
     }, { timeout, fastCheck: params() })
 
     it.prop("never throws on arbitrary JSON", [fc.jsonValue()], ([input]) => {

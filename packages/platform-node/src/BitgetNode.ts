@@ -1,19 +1,19 @@
 /**
- * Everything a Node.js program needs in one layer: the client over undici with
- * the node:crypto signer.
+ * Everything a Node.js program needs in one layer: the client over undici
+ * (`UndiciTransport`) with the node:crypto signer.
  *
  * @since 0.1.0
  */
 import * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
 import { describeFailure } from "@bitget-effect/core/BitgetError"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import type { ConfigError } from "effect"
 import { Console, Effect, Layer } from "effect"
 import * as NodeSigner from "./NodeSigner.js"
+import * as UndiciTransport from "./UndiciTransport.js"
 
-const platform = Layer.merge(NodeSigner.layer, NodeHttpClient.layerUndici)
+const platform = Layer.merge(NodeSigner.layer, UndiciTransport.layer())
 
 /**
  * The client configured from options given in code.
@@ -39,7 +39,7 @@ const platform = Layer.merge(NodeSigner.layer, NodeHttpClient.layerUndici)
  * @category layers
  */
 export const layer = (options: BitgetConfig.BitgetOptionsInput = {}): Layer.Layer<BitgetClient.BitgetClient> =>
-  BitgetClient.layer.pipe(Layer.provide(Layer.merge(platform, BitgetConfig.layer(options))))
+  BitgetClient.layerTransport.pipe(Layer.provide(Layer.merge(platform, BitgetConfig.layer(options))))
 
 /**
  * The client configured from `Config` (environment variables `BITGET_*` by default).
@@ -64,7 +64,7 @@ export const layer = (options: BitgetConfig.BitgetOptionsInput = {}): Layer.Laye
  * @category layers
  */
 export const layerConfig = (prefix?: string): Layer.Layer<BitgetClient.BitgetClient, ConfigError.ConfigError> =>
-  BitgetClient.layer.pipe(Layer.provide(Layer.merge(platform, BitgetConfig.layerConfig(prefix))))
+  BitgetClient.layerTransport.pipe(Layer.provide(Layer.merge(platform, BitgetConfig.layerConfig(prefix))))
 
 /**
  * Runs a program as the main of a Node.js process, like

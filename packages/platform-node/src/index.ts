@@ -23,3 +23,11 @@ export * as NodeSigner from "./NodeSigner.js"
  * @since 0.1.0
  */
 export * as RedisRateLimiter from "./RedisRateLimiter.js"
+
+/**
+ * The `HttpTransport` straight on undici: a pooled keep-alive agent, one
+ * deadline per request, the body read within its size cap.
+ *
+ * @since 0.1.0
+ */
+export * as UndiciTransport from "./UndiciTransport.js"

@@ -1,4 +1,3 @@
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Duration, Either, Option, ParseResult, Schema } from "effect"
 import { BitgetApiError, BitgetDecodeError, BitgetHttpError, BitgetRequestError } from "../BitgetError.js"
 import { label } from "../Endpoint.js"
@@ -89,7 +88,10 @@ export const excerpt = (body: string, secrets: Scrubber = Redact.none): string =
   return folded.length > excerptLength ? `${folded.slice(0, excerptLength)}…` : folded
 }
 
-const retryAfter = (headers: HttpClientResponse.HttpClientResponse["headers"]): Option.Option<Duration.Duration> => {
+/** Answer headers by lower-case name. */
+type AnswerHeaders = { readonly [name: string]: string | undefined }
+
+const retryAfter = (headers: AnswerHeaders): Option.Option<Duration.Duration> => {
   const value = headers["retry-after"]
   if (value === undefined) return Option.none()
   const seconds = Number(value)
@@ -108,7 +110,7 @@ const retryAfter = (headers: HttpClientResponse.HttpClientResponse["headers"]): 
 export const interpret = (options: {
   readonly endpoint: string
   readonly status: number
-  readonly headers: HttpClientResponse.HttpClientResponse["headers"]
+  readonly headers: AnswerHeaders
   readonly body: string
   readonly secrets: Scrubber
 }): Either.Either<unknown, BitgetApiError | BitgetHttpError | BitgetDecodeError> => {

@@ -3,6 +3,13 @@ import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Effect, Stream } from "effect"
 import { BitgetDecodeError, BitgetTransportError } from "../BitgetError.js"
 
+/**
+ * Header names that carry credentials (lower case).
+ *
+ * @internal
+ */
+export const credentialHeaders: ReadonlyArray<string> = ["access-key", "access-sign", "access-passphrase"]
+
 const notSentCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"])
 
 const errorCode = (error: unknown): string | undefined => {
@@ -15,24 +22,39 @@ const errorCode = (error: unknown): string | undefined => {
 }
 
 /**
- * Maps a platform HTTP failure to a transport error, telling whether the
- * request can have reached the exchange. Only the error code is kept: the
- * platform error holds the signed request, which must not leak.
+ * A transport failure from any error that carries a system or undici error
+ * code (on itself or a cause): `Connect` and not sent when the code proves no
+ * request reached the server, else `Network`. Only the code is kept: the
+ * error may hold the signed request, which must not leak.
  *
  * @internal
  */
-export const fromHttpClientError = (endpoint: string, error: HttpClientError.HttpClientError): BitgetTransportError => {
-  const code = errorCode(error.cause)
+export const transportError = (
+  endpoint: string,
+  cause: unknown,
+  options: { readonly what: string; readonly unsent?: boolean }
+): BitgetTransportError => {
+  const code = errorCode(cause)
   const refused = code !== undefined && notSentCodes.has(code)
   return new BitgetTransportError({
     endpoint,
     reason: refused ? "Connect" : "Network",
-    sent: !refused && !(error._tag === "RequestError" && error.reason === "Encode"),
-    description: `${error._tag === "RequestError" ? "request" : "response"} ${error.reason.toLowerCase()} failure${
-      code === undefined ? "" : ` (${code})`
-    }`
+    sent: !refused && options.unsent !== true,
+    description: `${options.what} failure${code === undefined ? "" : ` (${code})`}`
   })
 }
+
+/**
+ * Maps a platform HTTP failure to a transport error, telling whether the
+ * request can have reached the exchange.
+ *
+ * @internal
+ */
+export const fromHttpClientError = (endpoint: string, error: HttpClientError.HttpClientError): BitgetTransportError =>
+  transportError(endpoint, error.cause, {
+    what: `${error._tag === "RequestError" ? "request" : "response"} ${error.reason.toLowerCase()}`,
+    unsent: error._tag === "RequestError" && error.reason === "Encode"
+  })
 
 const decoder = new TextDecoder()
 

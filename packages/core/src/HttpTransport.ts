@@ -1,0 +1,169 @@
+/**
+ * The HTTP exchange under the client: send one request, read its answer as
+ * text within a size cap and a deadline. Built on any `@effect/platform`
+ * `HttpClient` here; `@bitget-effect/platform-node` has a leaner one straight
+ * on undici.
+ *
+ * @since 0.1.0
+ */
+import * as Headers from "@effect/platform/Headers"
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { Context, Duration, Effect, FiberRef, Layer } from "effect"
+import type { BitgetDecodeError } from "./BitgetError.js"
+import { BitgetTransportError } from "./BitgetError.js"
+import { credentialHeaders, fromHttpClientError, readBody, transportError } from "./internal/transport.js"
+
+/**
+ * Sends requests for the client.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class HttpTransport
+  extends Context.Tag("@bitget-effect/core/HttpTransport")<HttpTransport, HttpTransport.Service>()
+{}
+
+/**
+ * The types that belong to the `HttpTransport` service.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export declare namespace HttpTransport {
+  /**
+   * A request, ready to send.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Request {
+    /** The endpoint's label (`GET /api/...`), for errors. */
+    readonly endpoint: string
+    readonly method: "GET" | "POST"
+    readonly url: string
+    readonly headers: { readonly [name: string]: string }
+    /** The JSON body of a POST. */
+    readonly body?: string | undefined
+    /** The whole exchange (connect, send, read) must end within this many milliseconds. */
+    readonly timeoutMillis: number
+    /** The most bytes of body read; a longer body fails with `BitgetDecodeError`. */
+    readonly maxBytes: number
+  }
+
+  /**
+   * An answer, read whole.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Response {
+    readonly status: number
+    /** Header names in lower case. */
+    readonly headers: { readonly [name: string]: string | undefined }
+    readonly body: string
+  }
+
+  /**
+   * What a transport does.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  export interface Service {
+    /**
+     * Sends a request and reads its answer. Fails with `BitgetTransportError`
+     * (telling whether the request can have been sent; `Timeout` past the
+     * deadline) or `BitgetDecodeError` for a body over the cap. Never quotes
+     * a header in an error.
+     */
+    readonly send: (request: Request) => Effect.Effect<Response, BitgetTransportError | BitgetDecodeError>
+  }
+}
+
+/**
+ * The failure of an exchange that did not end within its deadline.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const timeoutError = (request: HttpTransport.Request): BitgetTransportError =>
+  new BitgetTransportError({
+    endpoint: request.endpoint,
+    reason: "Timeout",
+    sent: true,
+    description: `no complete answer within ${Duration.format(Duration.millis(request.timeoutMillis))}`
+  })
+
+/**
+ * The failure of an exchange that broke (refused, reset, …), from the error
+ * that broke it: `Connect` and not sent when its code (`ECONNREFUSED`, …)
+ * proves no request reached the server, else `Network`. Only the code is
+ * kept, never the error's text or the request.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const failure = (endpoint: string, cause: unknown): BitgetTransportError =>
+  transportError(endpoint, cause, { what: "request transport" })
+
+/**
+ * A transport on the `HttpClient` from the context (any platform's, or a
+ * test's). Its own tracing and trace propagation are off: its span would hold
+ * the request's and answer's headers; the credential headers are redacted for
+ * any middleware that logs them.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpClient.HttpClient> = Effect.gen(
+  function*() {
+    const redacted = [...(yield* FiberRef.get(Headers.currentRedactedNames)), ...credentialHeaders]
+    const http = (yield* HttpClient.HttpClient).pipe(
+      HttpClient.withTracerPropagation(false),
+      HttpClient.withTracerDisabledWhen(() => true),
+      HttpClient.transformResponse(Effect.locally(Headers.currentRedactedNames, redacted))
+    )
+    return HttpTransport.of({
+      send: (request) =>
+        http.execute(
+          request.method === "POST"
+            ? HttpClientRequest.post(request.url, {
+              headers: request.headers,
+              body: HttpBody.text(request.body ?? "", "application/json")
+            })
+            : HttpClientRequest.get(request.url, { headers: request.headers })
+        ).pipe(
+          Effect.flatMap((response) =>
+            Effect.map(readBody(request.endpoint, response, request.maxBytes), (body) => ({
+              status: response.status,
+              headers: response.headers,
+              body
+            }))
+          ),
+          Effect.scoped,
+          Effect.catchTag(
+            "RequestError",
+            "ResponseError",
+            (error) => Effect.fail(fromHttpClientError(request.endpoint, error))
+          ),
+          Effect.timeoutFail({
+            duration: Duration.millis(request.timeoutMillis),
+            onTimeout: () => timeoutError(request)
+          })
+        )
+    })
+  }
+)
+
+/**
+ * The `HttpClient` transport as a layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerHttpClient: Layer.Layer<HttpTransport, never, HttpClient.HttpClient> = Layer.effect(
+  HttpTransport,
+  fromHttpClient
+)

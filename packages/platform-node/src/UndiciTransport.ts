@@ -1,0 +1,124 @@
+/**
+ * The `HttpTransport` straight on undici: one pooled keep-alive agent per
+ * layer, one timer per request for its deadline, the body read within the
+ * size cap (a declared length over it is refused before reading).
+ *
+ * @since 0.1.0
+ */
+import type { BitgetTransportError } from "@bitget-effect/core/BitgetError"
+import { BitgetDecodeError } from "@bitget-effect/core/BitgetError"
+import { failure, HttpTransport, timeoutError } from "@bitget-effect/core/HttpTransport"
+import { Effect, Layer } from "effect"
+import type { Dispatcher } from "undici"
+import { Agent } from "undici"
+
+/**
+ * Options of the undici agent.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Sockets per origin (default 32). */
+  readonly connections?: number
+  /** How long an idle socket is kept open, in milliseconds (default 30 s). */
+  readonly keepAliveTimeout?: number
+}
+
+const bodyTooLarge = (request: HttpTransport.Request, status: number): BitgetDecodeError =>
+  new BitgetDecodeError({
+    endpoint: request.endpoint,
+    status,
+    issue: `the body is larger than the ${request.maxBytes} bytes allowed (maxResponseBytes)`,
+    excerpt: ""
+  })
+
+/** Reads a body within `maxBytes`; undefined once it is longer (the rest is dropped). */
+const readWithin = async (body: Dispatcher.ResponseData["body"], maxBytes: number): Promise<string | undefined> => {
+  const chunks: Array<Buffer> = []
+  let size = 0
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > maxBytes) {
+      body.destroy()
+      return undefined
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, size).toString("utf8")
+}
+
+/** Answer headers as single strings by lower-case name. */
+const flatten = (headers: Dispatcher.ResponseData["headers"]): Record<string, string | undefined> => {
+  const flat: Record<string, string | undefined> = {}
+  for (const name in headers) {
+    const value = headers[name]
+    flat[name] = Array.isArray(value) ? value.join(", ") : value
+  }
+  return flat
+}
+
+/**
+ * Builds the transport on an agent of its own, closed with the scope.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Options = {}) =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() =>
+        new Agent({ connections: options.connections ?? 32, keepAliveTimeout: options.keepAliveTimeout ?? 30_000 })
+      ),
+      (agent) => Effect.promise(() => agent.close())
+    ),
+    (agent) =>
+      HttpTransport.of({
+        send: (request) =>
+          Effect.async<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>((resume) => {
+            const controller = new AbortController()
+            let timedOut = false
+            const timer = setTimeout(() => {
+              timedOut = true
+              controller.abort()
+            }, request.timeoutMillis)
+            const slash = request.url.indexOf("/", request.url.indexOf("//") + 2)
+            const exchange = async (): Promise<Effect.Effect<HttpTransport.Response, BitgetDecodeError>> => {
+              const response = await agent.request({
+                origin: slash === -1 ? request.url : request.url.slice(0, slash),
+                path: slash === -1 ? "/" : request.url.slice(slash),
+                method: request.method,
+                headers: request.headers,
+                body: request.body ?? null,
+                signal: controller.signal
+              })
+              const tooLarge = () => Effect.fail(bodyTooLarge(request, response.statusCode))
+              const declared = Number(response.headers["content-length"])
+              if (declared > request.maxBytes) {
+                response.body.destroy()
+                return tooLarge()
+              }
+              // a declared length is what undici reads at most; otherwise the count is kept while reading
+              const body = declared >= 0
+                ? await response.body.text()
+                : await readWithin(response.body, request.maxBytes)
+              return body === undefined
+                ? tooLarge()
+                : Effect.succeed({ status: response.statusCode, headers: flatten(response.headers), body })
+            }
+            exchange().then(
+              resume,
+              (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request.endpoint, error)))
+            ).finally(() => clearTimeout(timer))
+            return Effect.sync(() => controller.abort())
+          })
+      })
+  )
+
+/**
+ * The transport as a layer, with its own agent.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options?: Options): Layer.Layer<HttpTransport> => Layer.scoped(HttpTransport, make(options))
