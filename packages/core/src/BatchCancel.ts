@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError, BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"

@@ -6,20 +6,18 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import {
-  Clock,
-  Context,
-  DateTime,
-  Duration,
-  Effect,
-  Either,
-  Layer,
-  Metric,
-  Option,
-  Redacted,
-  Ref,
-  Schema
-} from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DateTime from "effect/DateTime"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import { BitgetConfig } from "./BitgetConfig.js"
 import type { BitgetError } from "./BitgetError.js"
 import { BitgetDecodeError, BitgetRequestError } from "./BitgetError.js"
@@ -85,6 +83,24 @@ interface Prepared {
   readonly query: { readonly signed: string; readonly sent: string }
   readonly body: string
 }
+
+/**
+ * Retries an effect per a policy, building the schedule's state only once it
+ * has failed (most calls succeed at once): the first failure is the
+ * schedule's first input, as with `Effect.retry`.
+ */
+const retrying = (policy: Retry.Policy) => <A, R>(self: Effect.Effect<A, BitgetError, R>) =>
+  Effect.catchAll(self, (first) => {
+    let replay = true
+    return Effect.retry(
+      Effect.suspend(() => {
+        if (!replay) return self
+        replay = false
+        return Effect.fail(first)
+      }),
+      policy
+    )
+  })
 
 const prepare = <I, A, EI extends object, EA>(
   endpoint: Endpoint<I, A, EI, EA>,
@@ -180,7 +196,8 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
           Effect.tap((status) => Effect.annotateCurrentSpan("http.response.status_code", status)),
           Effect.withSpan("http.client", {
             kind: "client",
-            attributes: { "http.request.method": request.method, "url.full": request.url }
+            attributes: { "http.request.method": request.method, "url.full": request.url },
+            captureStackTrace: false
           }),
           Effect.map(() => answer as HttpTransport.Response)
         )
@@ -292,7 +309,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         const once = attempt(endpoint, prepared, credentials)
         const { answer, data, secrets: scrubber } = yield* once.pipe(
           Effect.catchIf(isClockSkew, () => Effect.zipRight(syncClock, once)),
-          Effect.retry(policy(endpoint))
+          retrying(policy(endpoint))
         )
         return yield* decoder(endpoint.response)(data).pipe(
           Either.mapLeft((error) =>
@@ -304,7 +321,13 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
             })
           )
         )
-      }).pipe(Effect.withSpan(`bitget ${endpoint.name}`, { kind: "client", attributes: { "bitget.endpoint": name } }))
+      }).pipe(
+        Effect.withSpan(`bitget ${endpoint.name}`, {
+          kind: "client",
+          attributes: { "bitget.endpoint": name },
+          captureStackTrace: false
+        })
+      )
     }
 
     if (config.syncClockOnStart) {

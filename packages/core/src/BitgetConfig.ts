@@ -4,7 +4,14 @@
  *
  * @since 0.1.0
  */
-import { Config, ConfigError, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Credentials from "./Credentials.js"
 import type { RateLimitOptions } from "./RateLimiter.js"
 import type { RetryOptions } from "./Retry.js"

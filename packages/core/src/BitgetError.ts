@@ -4,8 +4,13 @@
  *
  * @since 0.1.0
  */
-import type { DateTime } from "effect"
-import { Cause, ConfigError, Duration, Option, Predicate, Schema } from "effect"
+import * as Cause from "effect/Cause"
+import * as ConfigError from "effect/ConfigError"
+import type * as DateTime from "effect/DateTime"
+import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
 import { variables } from "./Credentials.js"
 
 /**

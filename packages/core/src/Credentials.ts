@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Redacted } from "effect"
+import * as Redacted from "effect/Redacted"
 
 /**
  * The key that signs requests: an HMAC secret or an RSA private key in PEM

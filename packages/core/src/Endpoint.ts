@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import type { Duration, Schema } from "effect"
+import type * as Duration from "effect/Duration"
+import type * as Schema from "effect/Schema"
 
 /**
  * Who a rate limit counts: the API key's user (`uid`) or the caller's address (`ip`).

@@ -5,7 +5,11 @@
  *
  * @since 0.1.0
  */
-import { DateTime, Effect, Option, Schema, Stream } from "effect"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import { BitgetRequestError } from "./BitgetError.js"

@@ -15,7 +15,8 @@
  *
  * @since 0.1.0
  */
-import { Duration, Schedule } from "effect"
+import * as Duration from "effect/Duration"
+import * as Schedule from "effect/Schedule"
 import type { BitgetError } from "./BitgetError.js"
 import type { Endpoint, Idempotency, RateLimit } from "./Endpoint.js"
 

@@ -5,7 +5,13 @@
  *
  * @since 0.1.0
  */
-import { BigDecimal, DateTime, Option, Order, ParseResult, Schema, SchemaAST } from "effect"
+import * as BigDecimal from "effect/BigDecimal"
+import * as DateTime from "effect/DateTime"
+import * as Option from "effect/Option"
+import * as Order from "effect/Order"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import type { FastDecodeAnnotation } from "./internal/decoder.js"
 import { bail, FastDecode, leaf } from "./internal/decoder.js"
 

@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
-import type { Effect } from "effect"
-import { Context } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 import type { BitgetSignerError } from "./BitgetError.js"
 import type { SigningKey } from "./Credentials.js"
 

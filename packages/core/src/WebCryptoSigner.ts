@@ -5,7 +5,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { BitgetSignerError } from "./BitgetError.js"
 import type { SigningKey } from "./Credentials.js"
 import { Signer } from "./Signer.js"

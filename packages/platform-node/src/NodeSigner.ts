@@ -6,7 +6,9 @@
 import { BitgetSignerError } from "@bitget-effect/core/BitgetError"
 import type { SigningKey } from "@bitget-effect/core/Credentials"
 import { Signer } from "@bitget-effect/core/Signer"
-import { Effect, Layer, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import type { KeyObject } from "node:crypto"
 import { createHmac, createPrivateKey, sign } from "node:crypto"
 

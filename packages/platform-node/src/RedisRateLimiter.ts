@@ -32,10 +32,13 @@
 import { RateLimiterStoreError } from "@bitget-effect/core/BitgetError"
 import type { Acquisition } from "@bitget-effect/core/RateLimiter"
 import { makeMemoryStore, RateLimiterStore, storeFallbacks } from "@bitget-effect/core/RateLimiter"
-import { Duration, Effect, Layer, Metric, Runtime } from "effect"
-import type { Scope } from "effect"
-import type { RedisOptions } from "ioredis"
-import { Redis, ReplyError } from "ioredis"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as Runtime from "effect/Runtime"
+import type * as Scope from "effect/Scope"
+import type { Redis, RedisOptions } from "ioredis"
 
 // KEYS[1] the bucket; ARGV: limit, window ms, spacing ms, unique member.
 // Answers 0 when the send is granted (and recorded), else the ms to wait before asking again.
@@ -167,6 +170,8 @@ export const make = (options: Options): Effect.Effect<RateLimiterStore["Type"], 
       return Effect.logInfo("rate-limit store: Redis answers again")
     })
 
+    // loaded with the first store, not with the package: a program without Redis never pays for it
+    const { Redis, ReplyError } = yield* Effect.promise(() => import("ioredis"))
     const redis = yield* Effect.acquireRelease(
       Effect.sync(() => {
         const client = new Redis({

@@ -8,7 +8,8 @@
 import type { BitgetTransportError } from "@bitget-effect/core/BitgetError"
 import { BitgetDecodeError } from "@bitget-effect/core/BitgetError"
 import { failure, HttpTransport, timeoutError } from "@bitget-effect/core/HttpTransport"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { Dispatcher } from "undici"
 import { Agent } from "undici"
 

@@ -9,7 +9,11 @@
  * annotation (see `Schemas.Decimal`); property tests hold each to the Schema
  * decoder.
  */
-import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 
 /** What a fast decoder returns when it cannot decode a value. */
 export const bail: unique symbol = Symbol.for("@bitget-effect/core/internal/decoder/bail")
@@ -288,21 +292,27 @@ const compile: Compile = (ast) => {
   return fast
 }
 
+/** A decoder of untrusted input. */
+type Decoder<A> = (input: unknown) => Either.Either<A, ParseResult.ParseError>
+
+const decoders = new WeakMap<SchemaAST.AST, Decoder<unknown>>()
+
 /**
- * A decoder for a schema: the compiled fast path when there is one, else
+ * A decoder for a schema (built once per schema): the compiled fast path when there is one, else
  * Schema's; either way, a value the fast path gives up on is decoded by
  * Schema, which builds the same value or the failure.
  */
-export const decoder = <A, I>(
-  schema: Schema.Schema<A, I>
-): (input: unknown) => Either.Either<A, ParseResult.ParseError> => {
+export const decoder = <A, I>(schema: Schema.Schema<A, I>): Decoder<A> => {
+  const known = decoders.get(schema.ast)
+  if (known !== undefined) return known as Decoder<A>
   const slow = Schema.decodeUnknownEither(schema)
   const fast = compile(schema.ast)
-  if (fast === undefined) return slow
-  return (input) => {
+  const made: Decoder<A> = fast === undefined ? slow : (input) => {
     const value = fast(input)
     return value === bail ? slow(input) : Either.right(value as A)
   }
+  decoders.set(schema.ast, made)
+  return made
 }
 
 /**

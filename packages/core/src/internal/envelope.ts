@@ -1,7 +1,12 @@
-import { Duration, Either, Option, ParseResult, Schema } from "effect"
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { BitgetApiError, BitgetDecodeError, BitgetHttpError, BitgetRequestError } from "../BitgetError.js"
 import { label } from "../Endpoint.js"
 import { Timestamp } from "../Schemas.js"
+import { decoder } from "./decoder.js"
 import type { Scrubber } from "./redact.js"
 import * as Redact from "./redact.js"
 
@@ -15,7 +20,7 @@ const Envelope = Schema.Struct({
   data: Schema.optional(Schema.Unknown)
 })
 
-const decodeEnvelope = Schema.decodeUnknownEither(Envelope)
+const decodeEnvelope = decoder(Envelope)
 const decodeTimestamp = Schema.decodeUnknownOption(Timestamp)
 
 const excerptLength = 240
