@@ -1,0 +1,58 @@
+/**
+ * bitget-effect through its public API: `BitgetNode.layer` (undici, Node's
+ * crypto) with client-side rate limiting off and one attempt per call, built
+ * once into a `ManagedRuntime`; every call is `runtime.runPromise(...)`.
+ */
+import * as BatchCancel from "@bitget-effect/core/BatchCancel"
+import * as Credentials from "@bitget-effect/core/Credentials"
+import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
+import * as Symbols from "@bitget-effect/core/Symbols"
+import * as TaxRecords from "@bitget-effect/core/TaxRecords"
+import { BitgetNode } from "@bitget-effect/platform-node"
+import { DateTime, ManagedRuntime, Stream } from "effect"
+import * as Fixtures from "../fixtures.js"
+import type { MakeClient } from "./Client.js"
+import { taxWindow } from "./Client.js"
+
+/** The layer every bitget-effect row runs on. */
+export const layer = (baseUrl: string) =>
+  BitgetNode.layer({
+    baseUrl,
+    credentials: Credentials.hmac(Fixtures.credentials),
+    rateLimit: { enabled: false },
+    retry: { maxAttempts: 1 },
+    syncClockOnStart: false
+  })
+
+/** The last day as the stream and page requests state it. */
+const window = () => {
+  const { endTime, startTime } = taxWindow()
+  return { startTime: DateTime.unsafeMake(startTime), endTime: DateTime.unsafeMake(endTime) }
+}
+
+/** The bitget-effect client. */
+export const make: MakeClient = (baseUrl) => {
+  const runtime = ManagedRuntime.make(layer(baseUrl))
+  const cancel: BatchCancel.BatchCancelRequest = {
+    symbol: Fixtures.oneSymbol,
+    orderList: Fixtures.cancelOrderIds.map((orderId) => ({ orderId }))
+  }
+  return {
+    operations: {
+      symbolsOne: () => runtime.runPromise(Symbols.symbols({ symbol: Fixtures.oneSymbol })).then((a) => a.length),
+      symbolsAll: () => runtime.runPromise(Symbols.symbols()).then((a) => a.length),
+      taxPage: () =>
+        runtime.runPromise(TaxRecords.spotRecords({ ...window(), limit: Fixtures.taxPageSize })).then((a) => a.length),
+      futuresPage: () =>
+        runtime.runPromise(
+          FuturesHistory.ordersHistory({ productType: Fixtures.productType, limit: Fixtures.futuresPageSize })
+        ).then((page) => page.entrustedList.length),
+      batchCancel: () =>
+        runtime.runPromise(BatchCancel.batchCancelOrders(cancel)).then((result) =>
+          result.allCancelled ? result.succeeded.length : -1
+        )
+    },
+    walkTaxRecords: () => runtime.runPromise(Stream.runCount(TaxRecords.stream(window()))),
+    close: () => runtime.dispose()
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Child processes of the benchmark: forked TypeScript modules (through tsx's
+ * loader only, so the library under test is its built `dist`, as published)
+ * spoken to over IPC, one request at a time.
+ */
+import { fork } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+/** A forked module and a way to ask it one thing at a time. */
+export interface Child<Request, Response> {
+  readonly process: ChildProcess
+  /** Sends `request` and resolves to the next message. */
+  readonly ask: (request: Request) => Promise<Response>
+  /** Resolves to the next message without sending anything. */
+  readonly next: () => Promise<Response>
+  /** Disconnects and waits for the exit. */
+  readonly close: () => Promise<void>
+}
+
+const tsx = import.meta.resolve("tsx")
+
+/** Forks `module` (a path relative to this directory, e.g. `./worker.ts`) with `args`. */
+export const spawn = <Request, Response>(module: string, args: ReadonlyArray<string>): Child<Request, Response> => {
+  const child = fork(fileURLToPath(new URL(module, import.meta.url)), [...args], {
+    execArgv: ["--import", tsx],
+    stdio: ["ignore", "inherit", "inherit", "ipc"]
+  })
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+  const next = () =>
+    new Promise<Response>((resolve, reject) => {
+      if (child.exitCode !== null) {
+        return reject(new Error(`${module} ${args.join(" ")} has exited (code ${child.exitCode})`))
+      }
+      const onMessage = (message: Response) => {
+        child.off("exit", onExit)
+        resolve(message)
+      }
+      const onExit = (code: number | null) => {
+        child.off("message", onMessage)
+        reject(new Error(`${module} ${args.join(" ")} exited (code ${code}) before answering`))
+      }
+      child.once("message", onMessage)
+      child.once("exit", onExit)
+    })
+  return {
+    process: child,
+    next,
+    ask: (request) => {
+      const answer = next()
+      child.send(request as object)
+      return answer
+    },
+    close: async () => {
+      if (child.connected) child.disconnect()
+      await exited
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Driving the measurements: the per-call rows over client workers (round by
+ * round, clients interleaved), the decode worker, and one fresh process per
+ * client for the tax-record walk.
+ */
+import type { DecodeFigures } from "./decode.js"
+import type { Child } from "./ipc.js"
+import { spawn } from "./ipc.js"
+import type { ClientName, Row, Size } from "./plan.js"
+import { callsOf, clients, rows } from "./plan.js"
+import type { Command, Reply } from "./protocol.js"
+import type { Summary } from "./stats.js"
+import { summarize } from "./stats.js"
+
+/** A row's figures: microseconds per call for each client, `undefined` where it has no method. */
+export interface CallFigures {
+  readonly row: Row
+  readonly byClient: ReadonlyMap<ClientName, Summary | undefined>
+}
+
+/** A client's walk over the whole tax ledger, `undefined` when it has no way to page. */
+export interface WalkFigures {
+  readonly client: ClientName
+  readonly walk: Extract<Reply, { kind: "walked" }> | undefined
+}
+
+const progress = (text: string) => process.stderr.write(`${text}\n`)
+
+type Worker = Child<Command, Reply>
+
+/** Sends a command and unwraps the answer: a `failed` reply or an unexpected kind throws. */
+const ask = async <K extends Reply["kind"]>(
+  worker: Worker,
+  command: Command,
+  kind: K
+): Promise<Extract<Reply, { kind: K }>> => {
+  const reply = await worker.ask(command)
+  if (reply.kind === "failed") throw new Error(`worker failed: ${reply.message}`)
+  if (reply.kind !== kind) throw new Error(`worker answered ${reply.kind}, expected ${kind}`)
+  return reply as Extract<Reply, { kind: K }>
+}
+
+/** Starts a worker for `client` and waits until it is ready. */
+const start = async (client: ClientName, baseUrl: string) => {
+  const worker = spawn<Command, Reply>("./worker.ts", [client, baseUrl])
+  const ready = await worker.next()
+  if (ready.kind !== "ready") throw new Error(`the ${client} worker did not start: ${JSON.stringify(ready)}`)
+  return { client, worker, ready }
+}
+
+/** Runs every row on every client for a warm-up round and `size.rounds` measured rounds. */
+export const measureCalls = async (baseUrl: string, size: Size): Promise<ReadonlyArray<CallFigures>> => {
+  const workers = await Promise.all(clients.map((client) => start(client, baseUrl)))
+  const samples = rows.map(() => new Map<ClientName, Array<number>>())
+  try {
+    for (let round = 0; round <= size.rounds; round++) {
+      progress(round === 0 ? "per-call rows: warm-up round" : `per-call rows: round ${round} of ${size.rounds}`)
+      for (const [index, row] of rows.entries()) {
+        for (const { client, ready, worker } of workers) {
+          if (!ready.operations.includes(row.operation)) continue
+          const command: Command = {
+            kind: "run",
+            operation: row.operation,
+            concurrency: row.concurrency,
+            calls: callsOf(row, size)
+          }
+          const { microsPerCall } = await ask(worker, command, "ran")
+          if (round === 0) continue
+          const byClient = samples[index] as Map<ClientName, Array<number>>
+          byClient.set(client, [...(byClient.get(client) ?? []), microsPerCall])
+        }
+      }
+    }
+  } finally {
+    await Promise.all(workers.map(({ worker }) => worker.close()))
+  }
+  return rows.map((row, index) => ({
+    row,
+    byClient: new Map(clients.map((client) => {
+      const values = samples[index]?.get(client)
+      return [client, values === undefined ? undefined : summarize(values)]
+    }))
+  }))
+}
+
+/** A decode payload's figures: microseconds per `JSON.parse`, and per parse plus decode. */
+export interface DecodeSummary {
+  readonly label: string
+  readonly records: number
+  readonly bytes: number
+  readonly parse: Summary
+  readonly decode: Summary
+}
+
+/** Times `JSON.parse` against parse plus decode, in a worker of its own. */
+export const measureDecode = async (size: Size): Promise<ReadonlyArray<DecodeSummary>> => {
+  progress("decode alone vs JSON.parse")
+  const worker = spawn<never, ReadonlyArray<DecodeFigures>>("./decode.ts", [
+    String(size.decodeRounds),
+    String(size.decodeIterations)
+  ])
+  const figures = await worker.next()
+  await worker.close()
+  return figures.map((f) => ({
+    label: f.label,
+    records: f.records,
+    bytes: f.bytes,
+    parse: summarize(f.parse),
+    decode: summarize(f.decode)
+  }))
+}
+
+/** Walks the whole tax ledger once per client, each in a fresh process; checks the record count. */
+export const measureWalks = async (baseUrl: string, size: Size): Promise<ReadonlyArray<WalkFigures>> => {
+  const results: Array<WalkFigures> = []
+  for (const client of clients) {
+    progress(`tax-record walk (${size.streamRecords.toLocaleString("en-US")} records): ${client}`)
+    const { ready, worker } = await start(client, baseUrl)
+    try {
+      const walk = ready.walks ? await ask(worker, { kind: "walk" }, "walked") : undefined
+      if (walk !== undefined && walk.records !== size.streamRecords) {
+        throw new Error(`${client} walked ${walk.records} records, not ${size.streamRecords}`)
+      }
+      results.push({ client, walk })
+    } finally {
+      await worker.close()
+    }
+  }
+  return results
+}

@@ -1,0 +1,31 @@
+/**
+ * The messages between the benchmark's parent process and its client
+ * workers (over the IPC channel of `child_process.fork`).
+ */
+import type { Operation } from "./plan.js"
+
+/** What the parent asks a worker to do. */
+export type Command =
+  | {
+    readonly kind: "run"
+    readonly operation: Operation
+    /** Calls in flight at once. */
+    readonly concurrency: number
+    /** Calls to time, after one untimed wave that also checks the answers. */
+    readonly calls: number
+  }
+  | { readonly kind: "walk" }
+
+/** What a worker answers. */
+export type Reply =
+  | { readonly kind: "ready"; readonly operations: ReadonlyArray<Operation>; readonly walks: boolean }
+  | { readonly kind: "ran"; readonly microsPerCall: number }
+  | {
+    readonly kind: "walked"
+    readonly records: number
+    readonly seconds: number
+    /** Resident set size just before the walk, and the process's peak, in bytes. */
+    readonly rssBefore: number
+    readonly peakRss: number
+  }
+  | { readonly kind: "failed"; readonly message: string }
