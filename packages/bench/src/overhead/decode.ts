@@ -1,14 +1,14 @@
 /**
  * Decoding alone, without the network: `JSON.parse` of a whole answer
  * against `JSON.parse` plus bitget-effect's decoding of its `data` with the
- * endpoint's response schema (`Schema.decodeUnknownSync(endpoint.response)`),
+ * endpoint's decoder as the client runs it (`Endpoint.decoder(endpoint)`),
  * in a process of its own. argv: rounds and parses per round. Answers one
  * message: per payload, the per-round microseconds of each.
  */
+import * as Endpoint from "@bitget-effect/core/Endpoint"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import * as Symbols from "@bitget-effect/core/Symbols"
 import * as TaxRecords from "@bitget-effect/core/TaxRecords"
-import { Schema } from "effect"
 import * as Fixtures from "./fixtures.js"
 
 /** One payload's figures: microseconds per parse, and per parse plus decode, one entry per round. */
@@ -27,19 +27,19 @@ const cases = [
     label: "tax page, 500 records",
     records: Fixtures.taxPageSize,
     text: texts.tax,
-    decode: Schema.decodeUnknownSync(TaxRecords.endpoint.response)
+    decode: Endpoint.decoder(TaxRecords.endpoint)
   },
   {
     label: "symbols, 1,000 records",
     records: Fixtures.symbolCount,
     text: texts.symbols,
-    decode: Schema.decodeUnknownSync(Symbols.endpoint.response)
+    decode: Endpoint.decoder(Symbols.endpoint)
   },
   {
     label: "futures page, 100 records",
     records: Fixtures.futuresPageSize,
     text: texts.futures,
-    decode: Schema.decodeUnknownSync(FuturesHistory.endpoint.response)
+    decode: Endpoint.decoder(FuturesHistory.endpoint)
   }
 ]
 

@@ -115,13 +115,8 @@ const bailing: Fast = () => bail
 /**
  * A struct: each property decoded in order into a new object, then the keys
  * of its string index signatures (a record); other properties are dropped.
- * The `trusted` ones are copied as they are.
  */
-const typeLiteral = (
-  ast: SchemaAST.TypeLiteral,
-  compile: Compile,
-  trusted: ReadonlySet<PropertyKey> = new Set()
-): Fast | undefined => {
+const typeLiteral = (ast: SchemaAST.TypeLiteral, compile: Compile): Fast | undefined => {
   if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
     return (input) => (input === null || input === undefined ? bail : input)
   }
@@ -129,7 +124,7 @@ const typeLiteral = (
   const names = ast.propertySignatures.map((ps) => ps.name)
   const declared = new Set<PropertyKey>(names)
   const optional = ast.propertySignatures.map((ps) => ps.isOptional)
-  const fields = ast.propertySignatures.map((ps) => (trusted.has(ps.name) ? same : compile(ps.type)))
+  const fields = ast.propertySignatures.map((ps) => compile(ps.type))
   const indexed = ast.indexSignatures.map((is) => compile(is.type))
   if (!all(fields) || !all(indexed)) return undefined
   return (input) => {
@@ -197,30 +192,117 @@ const step = (ast: SchemaAST.Transformation): (a: unknown, input: unknown) => un
   }
 }
 
+/** The member of `X | undefined` that is not `undefined` (`optional` and `optionalWith` properties), or the type. */
+const definedMember = (ast: SchemaAST.AST): SchemaAST.AST => {
+  if (!SchemaAST.isUnion(ast)) return ast
+  const defined = ast.types.filter((member) => !SchemaAST.isUndefinedKeyword(member))
+  return defined.length === 1 ? defined[0] as SchemaAST.AST : ast
+}
+
 /**
- * A struct's type side after its property transformations: a property that
- * none of them wrote holds what its own decoder built, which its type side
- * accepts by construction (`Schema.Struct` makes it the type side of the
- * encoded property), so only the written ones are checked.
+ * A struct with property transformations (`optionalWith`, renames) in one
+ * pass: each encoded property decoded, then the type side built in its own
+ * order, each written property passed through its transformation and checked
+ * against its type. A property no transformation writes holds what its own
+ * decoder built, which its type side accepts by construction (`Schema.Struct`
+ * makes it the type side of the encoded property), so it is copied. Other
+ * shapes take the general path.
  */
-const written = (
+const struct = (
   ast: SchemaAST.Transformation,
   transformation: SchemaAST.TypeLiteralTransformation,
   compile: Compile
 ): Fast | undefined => {
-  if (!SchemaAST.isTypeLiteral(ast.from) || !SchemaAST.isTypeLiteral(ast.to)) return compile(ast.to)
-  const targets = new Set<PropertyKey>(transformation.propertySignatureTransformations.map((pst) => pst.to))
-  const trusted = new Set<PropertyKey>(
-    ast.from.propertySignatures.map((ps) => ps.name).filter((name) => !targets.has(name))
-  )
-  return typeLiteral(ast.to, compile, trusted)
+  const { from, to } = ast
+  const psts = transformation.propertySignatureTransformations
+  if (
+    !SchemaAST.isTypeLiteral(from) || !SchemaAST.isTypeLiteral(to) || from.indexSignatures.length > 0 ||
+    to.indexSignatures.length > 0 || new Set(psts.map((pst) => pst.from)).size < psts.length
+  ) {
+    return undefined
+  }
+  const names = from.propertySignatures.map((ps) => ps.name)
+  const optional = from.propertySignatures.map((ps) => ps.isOptional)
+  const fields = from.propertySignatures.map((ps) => compile(ps.type))
+  if (!all(fields)) return undefined
+  const index = new Map(names.map((name, i) => [name, i]))
+  type Plan =
+    | { readonly _tag: "Copy"; readonly name: PropertyKey; readonly at: number }
+    | {
+      readonly _tag: "Write"
+      readonly name: PropertyKey
+      readonly at: number | undefined
+      readonly decode: SchemaAST.PropertySignatureTransformation["decode"]
+      readonly check: Fast
+      readonly optional: boolean
+      /**
+       * A defined value passed through unchanged is of the type already: the
+       * encoded property's type (bar `undefined`) has this type side.
+       */
+      readonly passes: boolean
+    }
+  const plans: Array<Plan> = []
+  for (const ps of to.propertySignatures) {
+    const pst = psts.find((candidate) => candidate.to === ps.name)
+    if (pst === undefined) {
+      const at = index.get(ps.name)
+      if (at === undefined || psts.some((candidate) => candidate.from === ps.name)) return undefined
+      plans.push({ _tag: "Copy", name: ps.name, at })
+      continue
+    }
+    const check = compile(ps.type)
+    if (check === undefined) return undefined
+    const at = index.get(pst.from)
+    const source = at === undefined ? undefined : from.propertySignatures[at]?.type
+    plans.push({
+      _tag: "Write",
+      name: ps.name,
+      at,
+      decode: pst.decode,
+      check,
+      optional: ps.isOptional,
+      passes: source !== undefined && SchemaAST.typeAST(definedMember(source)) === ps.type
+    })
+  }
+  return (input) => {
+    if (!isRecordOrArray(input) || Array.isArray(input)) return bail
+    const values = new Array<unknown>(names.length)
+    const present = new Array<boolean>(names.length)
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as PropertyKey
+      if (optional[i] && !hasOwn(input, name)) continue
+      const value = (fields[i] as Fast)(input[name])
+      if (value === bail) return bail
+      values[i] = value
+      present[i] = true
+    }
+    const output: Record<PropertyKey, unknown> = {}
+    for (const plan of plans) {
+      if (plan._tag === "Copy") {
+        if (present[plan.at]) output[plan.name] = values[plan.at]
+        continue
+      }
+      const written = plan.decode(
+        plan.at !== undefined && present[plan.at] ? Option.some(values[plan.at]) : Option.none()
+      )
+      if (Option.isNone(written) && plan.optional) continue
+      const candidate = Option.getOrUndefined(written)
+      const passed = plan.passes && candidate !== undefined && plan.at !== undefined && candidate === values[plan.at]
+      const value = passed ? candidate : plan.check(candidate)
+      if (value === bail) return bail
+      output[plan.name] = value
+    }
+    return output
+  }
 }
 
 const transformation = (ast: SchemaAST.Transformation, compile: Compile): Fast | undefined => {
+  if (ast.transformation._tag === "TypeLiteralTransformation") {
+    const fused = struct(ast, ast.transformation, compile)
+    if (fused !== undefined) return fused
+  }
   const from = compile(ast.from)
-  const to = ast.transformation._tag === "TypeLiteralTransformation"
-    ? written(ast, ast.transformation, compile)
-    : compile(ast.to)
+  const to = compile(ast.to)
   if (from === undefined || to === undefined) return undefined
   const between = step(ast)
   return (input) => {

@@ -117,9 +117,11 @@ export const walk = <A, E, R>(options: {
     { index: 0, window: first, cursor: Option.none(), seen: new Set() },
     (state) =>
       Effect.flatMap(fetch(state.window, state.cursor), (page) => {
-        const fresh = page.items.filter((item) => !state.seen.has(id(item)))
         const seen = new Set(page.items.map(id))
-        const emit = (next: Option.Option<State>) => Effect.succeed([Chunk.fromIterable(fresh), next] as const)
+        const repeated = state.seen.size > 0 && page.items.some((item) => state.seen.has(id(item)))
+        // the decoded page is emitted as it is (no copy) unless it repeats records of the previous one
+        const fresh = repeated ? page.items.filter((item) => !state.seen.has(id(item))) : page.items
+        const emit = (next: Option.Option<State>) => Effect.succeed([Chunk.unsafeFromArray(fresh), next] as const)
         if (page.items.length < pageSize) return emit(nextWindow(state, seen))
         if (Option.exists(page.next, (next) => movesDown(state.cursor, next))) {
           return emit(Option.some({ ...state, cursor: page.next, seen }))
