@@ -34,6 +34,12 @@ const bodyTooLarge = (request: HttpTransport.Request, status: number): BitgetDec
     excerpt: ""
   })
 
+/** Drops a body unread; undici reports a body destroyed before its end as an error, which is expected here. */
+const discard = (body: Dispatcher.ResponseData["body"]): void => {
+  body.on("error", () => undefined)
+  body.destroy()
+}
+
 /** Reads a body within `maxBytes`; undefined once it is longer (the rest is dropped). */
 const readWithin = async (body: Dispatcher.ResponseData["body"], maxBytes: number): Promise<string | undefined> => {
   const chunks: Array<Buffer> = []
@@ -41,7 +47,7 @@ const readWithin = async (body: Dispatcher.ResponseData["body"], maxBytes: numbe
   for await (const chunk of body as AsyncIterable<Buffer>) {
     size += chunk.length
     if (size > maxBytes) {
-      body.destroy()
+      discard(body)
       return undefined
     }
     chunks.push(chunk)
@@ -96,7 +102,7 @@ export const make = (options: Options = {}) =>
               const tooLarge = () => Effect.fail(bodyTooLarge(request, response.statusCode))
               const declared = Number(response.headers["content-length"])
               if (declared > request.maxBytes) {
-                response.body.destroy()
+                discard(response.body)
                 return tooLarge()
               }
               // a declared length is what undici reads at most; otherwise the count is kept while reading
