@@ -138,7 +138,7 @@ export const label = (endpoint: { readonly method: string; readonly path: string
  *
  * const decode = Endpoint.decoder(Symbols.endpoint)
  * const pairs = decode([{ symbol: "BTCUSDT", baseCoin: "BTC", quoteCoin: "USDT", status: "online" }])
- * assert.isTrue(Either.isLeft(pairs)) // a pair needs more fields than these
+ * assert.strictEqual(Either.isLeft(pairs), true) // a pair needs more fields than these
  * ```
  *
  * @since 0.1.0
