@@ -18,8 +18,12 @@ import * as SchemaAST from "effect/SchemaAST"
 /** What a fast decoder returns when it cannot decode a value. */
 export const bail: unique symbol = Symbol.for("@bitget-effect/core/internal/decoder/bail")
 
-/** A compiled decoder: the decoded value, or `bail`. */
-export type Fast = (input: unknown) => unknown
+/**
+ * A compiled decoder: the decoded value, or `bail`. A struct's decoder
+ * writes its properties into `into` when given one (a class instance being
+ * built), and returns it.
+ */
+export type Fast = (input: unknown, into?: Record<PropertyKey, unknown>) => unknown
 
 /** Compiles a node, or `undefined` when it has no fast decoder. */
 export type Compile = (ast: SchemaAST.AST) => Fast | undefined
@@ -108,8 +112,6 @@ const union = (ast: SchemaAST.Union, compile: Compile): Fast | undefined => {
   }
 }
 
-const same: Fast = (input) => input
-
 const bailing: Fast = () => bail
 
 /**
@@ -127,9 +129,9 @@ const typeLiteral = (ast: SchemaAST.TypeLiteral, compile: Compile): Fast | undef
   const fields = ast.propertySignatures.map((ps) => compile(ps.type))
   const indexed = ast.indexSignatures.map((is) => compile(is.type))
   if (!all(fields) || !all(indexed)) return undefined
-  return (input) => {
+  return (input, into) => {
     if (!isRecordOrArray(input) || Array.isArray(input)) return bail
-    const output: Record<PropertyKey, unknown> = {}
+    const output: Record<PropertyKey, unknown> = into ?? {}
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as PropertyKey
       if (optional[i] && !hasOwn(input, name)) continue
@@ -177,7 +179,7 @@ const step = (ast: SchemaAST.Transformation): (a: unknown, input: unknown) => un
     case "FinalTransformation":
       return (a, input) => settled(transformation.decode(a, options, ast, input))
     case "ComposeTransformation":
-      return same
+      return (a) => a
     case "TypeLiteralTransformation":
       // `a` is the fresh object the `from` type literal built, never the caller's input
       return (a) => {
@@ -264,19 +266,11 @@ const struct = (
       passes: source !== undefined && SchemaAST.typeAST(definedMember(source)) === ps.type
     })
   }
-  return (input) => {
-    if (!isRecordOrArray(input) || Array.isArray(input)) return bail
-    const values = new Array<unknown>(names.length)
-    const present = new Array<boolean>(names.length)
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i] as PropertyKey
-      if (optional[i] && !hasOwn(input, name)) continue
-      const value = (fields[i] as Fast)(input[name])
-      if (value === bail) return bail
-      values[i] = value
-      present[i] = true
-    }
-    const output: Record<PropertyKey, unknown> = {}
+  const build = (
+    values: ReadonlyArray<unknown>,
+    present: ReadonlyArray<boolean>,
+    output: Record<PropertyKey, unknown>
+  ): unknown => {
     for (const plan of plans) {
       if (plan._tag === "Copy") {
         if (present[plan.at]) output[plan.name] = values[plan.at]
@@ -293,6 +287,33 @@ const struct = (
       output[plan.name] = value
     }
     return output
+  }
+  // the decoded properties are kept in arrays of the struct's own, reused by each (synchronous) run; a run
+  // nested in another of the same struct (a recursive schema) takes fresh ones
+  const shared = { values: new Array<unknown>(names.length), present: new Array<boolean>(names.length) }
+  let busy = false
+  return (input, into) => {
+    if (!isRecordOrArray(input) || Array.isArray(input)) return bail
+    const nested = busy
+    const { present, values } = nested
+      ? { values: new Array<unknown>(names.length), present: new Array<boolean>(names.length) }
+      : shared
+    busy = true
+    try {
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i] as PropertyKey
+        present[i] = false
+        values[i] = undefined
+        if (optional[i] && !hasOwn(input, name)) continue
+        const value = (fields[i] as Fast)(input[name])
+        if (value === bail) return bail
+        values[i] = value
+        present[i] = true
+      }
+      return build(values, present, into ?? {})
+    } finally {
+      busy = nested
+    }
   }
 }
 
@@ -419,9 +440,14 @@ export const fastClass = [undefined, {
     const construct = ast.transformation.decode
     let prototype: object | undefined
     return (input) => {
+      if (prototype !== undefined) {
+        // the fields are written straight into the instance when the decoder of the fields can
+        const instance = Object.create(prototype) as Record<PropertyKey, unknown>
+        const fields = from(input, instance)
+        return fields === bail ? bail : fields === instance ? instance : Object.assign(instance, fields)
+      }
       const fields = from(input)
       if (fields === bail) return bail
-      if (prototype !== undefined) return Object.assign(Object.create(prototype), fields)
       const first = settled(construct(fields, options, ast, input))
       if (first !== bail) prototype = Object.getPrototypeOf(first)
       return first
