@@ -10,6 +10,7 @@ import { BitgetDecodeError } from "@bitget-effect/core/BitgetError"
 import { failure, HttpTransport, timeoutError } from "@bitget-effect/core/HttpTransport"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import type { Dispatcher } from "undici"
 import { Agent } from "undici"
 
@@ -71,7 +72,7 @@ const flatten = (headers: Dispatcher.ResponseData["headers"]): Record<string, st
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: Options = {}) =>
+export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(
       Effect.sync(() =>
