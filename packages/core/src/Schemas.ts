@@ -261,7 +261,7 @@ const OptionOf = <A, I, R>(value: Schema.Schema<A, I, R>) =>
  * else `Some` of the inner value, bailing where `refused` holds of it (a
  * value the `Option`'s own filter refuses).
  */
-const optionOf = <A, I, R>(
+const fastOption = <A, I, R>(
   schema: Schema.Schema<A, I, R>,
   absent: (input: unknown) => boolean,
   refused: (value: unknown) => boolean = () => false
@@ -315,7 +315,7 @@ export const OptionalObject = <A, I>(schema: Schema.Schema<A, I>) =>
           : ParseResult.map(ParseResult.decodeUnknown(schema)(value), Option.some),
       encode: (value) =>
         Option.match(value, { onNone: () => ParseResult.succeed(null), onSome: ParseResult.encode(schema) })
-    }).annotations({ [FastDecode]: optionOf(schema, isAbsent) }),
+    }).annotations({ [FastDecode]: fastOption(schema, isAbsent) }),
     { exact: true, default: () => Option.none() }
   )
 
@@ -351,7 +351,7 @@ export const Maybe = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
         decode: (value) => (value === null || value === "" ? Option.none() : Option.some(value)),
         encode: Option.getOrElse((): A | "" => "")
       }
-    ).annotations({ [FastDecode]: optionOf(schema, (value) => value === null || value === "", spellsUnset) }),
+    ).annotations({ [FastDecode]: fastOption(schema, (value) => value === null || value === "", spellsUnset) }),
     { default: () => Option.none<A>() }
   )
 

@@ -114,6 +114,9 @@ const union = (ast: SchemaAST.Union, compile: Compile): Fast | undefined => {
 
 const bailing: Fast = () => bail
 
+/** An optional property the input does not have. */
+const absent: unique symbol = Symbol("absent")
+
 /**
  * A struct: each property decoded in order into a new object, then the keys
  * of its string index signatures (a record); other properties are dropped.
@@ -266,54 +269,37 @@ const struct = (
       passes: source !== undefined && SchemaAST.typeAST(definedMember(source)) === ps.type
     })
   }
-  const build = (
-    values: ReadonlyArray<unknown>,
-    present: ReadonlyArray<boolean>,
-    output: Record<PropertyKey, unknown>
-  ): unknown => {
+  /** Builds the type side from the decoded encoded properties (`absent` where the input had none). */
+  const build = (values: ReadonlyArray<unknown>, output: Record<PropertyKey, unknown>): unknown => {
     for (const plan of plans) {
+      const value = plan.at === undefined ? absent : values[plan.at]
       if (plan._tag === "Copy") {
-        if (present[plan.at]) output[plan.name] = values[plan.at]
+        if (value !== absent) output[plan.name] = value
         continue
       }
-      const written = plan.decode(
-        plan.at !== undefined && present[plan.at] ? Option.some(values[plan.at]) : Option.none()
-      )
+      const written = plan.decode(value === absent ? Option.none() : Option.some(value))
       if (Option.isNone(written) && plan.optional) continue
       const candidate = Option.getOrUndefined(written)
-      const passed = plan.passes && candidate !== undefined && plan.at !== undefined && candidate === values[plan.at]
-      const value = passed ? candidate : plan.check(candidate)
-      if (value === bail) return bail
-      output[plan.name] = value
+      const checked = plan.passes && candidate !== undefined && candidate === value ? candidate : plan.check(candidate)
+      if (checked === bail) return bail
+      output[plan.name] = checked
     }
     return output
   }
-  // the decoded properties are kept in arrays of the struct's own, reused by each (synchronous) run; a run
-  // nested in another of the same struct (a recursive schema) takes fresh ones
-  const shared = { values: new Array<unknown>(names.length), present: new Array<boolean>(names.length) }
-  let busy = false
   return (input, into) => {
     if (!isRecordOrArray(input) || Array.isArray(input)) return bail
-    const nested = busy
-    const { present, values } = nested
-      ? { values: new Array<unknown>(names.length), present: new Array<boolean>(names.length) }
-      : shared
-    busy = true
-    try {
-      for (let i = 0; i < names.length; i++) {
-        const name = names[i] as PropertyKey
-        present[i] = false
-        values[i] = undefined
-        if (optional[i] && !hasOwn(input, name)) continue
-        const value = (fields[i] as Fast)(input[name])
-        if (value === bail) return bail
-        values[i] = value
-        present[i] = true
+    const values = new Array<unknown>(names.length)
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as PropertyKey
+      if (optional[i] && !hasOwn(input, name)) {
+        values[i] = absent
+        continue
       }
-      return build(values, present, into ?? {})
-    } finally {
-      busy = nested
+      const value = (fields[i] as Fast)(input[name])
+      if (value === bail) return bail
+      values[i] = value
     }
+    return build(values, into ?? {})
   }
 }
 
