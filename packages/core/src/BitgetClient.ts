@@ -6,18 +6,23 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
+import * as Schedule from "effect/Schedule"
+import * as ScheduleIntervals from "effect/ScheduleIntervals"
 import * as Schema from "effect/Schema"
+import type * as Tracer from "effect/Tracer"
 import { BitgetConfig } from "./BitgetConfig.js"
 import type { BitgetError } from "./BitgetError.js"
 import { BitgetDecodeError, BitgetRequestError } from "./BitgetError.js"
@@ -29,11 +34,13 @@ import { decoder } from "./internal/decoder.js"
 import { describeParseError, excerpt, interpret, requestError } from "./internal/envelope.js"
 import * as Redact from "./internal/redact.js"
 import * as TimeEndpoint from "./internal/serverTime.js"
+import * as Internal from "./internal/telemetry.js"
 import * as Transport from "./internal/transport.js"
 import * as RateLimiter from "./RateLimiter.js"
 import * as Retry from "./Retry.js"
 import { isSendable } from "./Schemas.js"
 import { canonicalQuery, prehash, Signer } from "./Signer.js"
+import * as Telemetry from "./Telemetry.js"
 
 /**
  * Header names that carry credentials; they are redacted from spans and logs.
@@ -84,21 +91,44 @@ interface Prepared {
   readonly body: string
 }
 
+/** What one call has done so far: its attempts, why it retried, how long it waited for the limiter. */
+interface CallState {
+  attempts: number
+  waitedMillis: number
+  readonly reasons: Array<string>
+}
+
 /**
  * Retries an effect per a policy, building the schedule's state only once it
  * has failed (most calls succeed at once): the first failure is the
- * schedule's first input, as with `Effect.retry`.
+ * schedule's first input, as with `Effect.retry`. `onRetry` hears of each
+ * retry with the failure and the delay before it.
  */
-const retrying = (policy: Retry.Policy) => <A, R>(self: Effect.Effect<A, BitgetError, R>) =>
+const retrying = (
+  policy: Retry.Policy,
+  onRetry: (error: BitgetError, delayMillis: number) => Effect.Effect<void>
+) =>
+<A, R>(self: Effect.Effect<A, BitgetError, R>) =>
   Effect.catchAll(self, (first) => {
     let replay = true
+    let last = first
     return Effect.retry(
       Effect.suspend(() => {
         if (!replay) return self
         replay = false
         return Effect.fail(first)
       }),
-      policy
+      policy.pipe(
+        Schedule.tapInput((error: BitgetError) => Effect.sync(() => (last = error))),
+        Schedule.onDecision((_, decision) =>
+          decision._tag === "Continue"
+            ? Effect.flatMap(
+              Clock.currentTimeMillis,
+              (now) => onRetry(last, Math.max(0, ScheduleIntervals.start(decision.intervals) - now))
+            )
+            : Effect.void
+        )
+      )
     )
   })
 
@@ -137,6 +167,41 @@ const unsendableHeader = (headers: { readonly [name: string]: string }): string 
   Object.keys(headers).find((name) => !headerValue.test(headers[name] as string))
 
 const isClockSkew = (error: BitgetError): boolean => error._tag === "BitgetApiError" && error.code === "40008"
+
+/** Marks a span with a failure's type and exchange code; returns the code (empty when there is none). */
+const describeError = (span: Tracer.Span, error: BitgetError): string => {
+  const code = error._tag === "BitgetApiError" ? error.code : ""
+  span.attribute(Telemetry.attributes.errorType, error._tag)
+  if (code !== "") span.attribute(Telemetry.attributes.errorCode, code)
+  return code
+}
+
+/**
+ * Records a finished call: its duration and outcome in the metrics; its
+ * attempts, limiter wait, retry reasons and failure on its span.
+ */
+const finish = (
+  { call, metrics, millis, name, span }: {
+    readonly span: Tracer.Span
+    readonly call: CallState
+    readonly name: string
+    readonly metrics: Internal.EndpointMetrics
+    readonly millis: number
+  },
+  exit: Exit.Exit<unknown, BitgetError>
+): void => {
+  metrics.duration.unsafeUpdate(millis, [])
+  span.attribute(Telemetry.attributes.attempt, call.attempts)
+  span.attribute(Telemetry.attributes.rateLimitWait, call.waitedMillis)
+  if (call.reasons.length > 0) span.attribute(Telemetry.attributes.retryReasons, call.reasons.join(","))
+  if (Exit.isSuccess(exit)) return metrics.success.unsafeUpdate(1, [])
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isSome(failure)) {
+    Internal.countError(name, failure.value._tag, describeError(span, failure.value))
+    return metrics.failure.unsafeUpdate(1, [])
+  }
+  return (Cause.isInterruptedOnly(exit.cause) ? metrics.interrupted : metrics.failure).unsafeUpdate(1, [])
+}
 
 /**
  * Builds the client from its configuration, a `Signer` and an `HttpTransport`;
@@ -182,76 +247,88 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
     })
 
     /**
-     * Sends a request and reads the answer, in a span that holds neither
-     * headers nor body: its exit is the status alone.
+     * One attempt, in a span of its own that holds neither headers, body nor
+     * query: wait for a slot, sign afresh, send, read the envelope.
      */
-    const send = (request: HttpTransport.Request) =>
-      Effect.suspend(() => {
-        let answer: HttpTransport.Response | undefined
-        return transport.send(request).pipe(
-          Effect.map((response) => {
-            answer = response
-            return response.status
-          }),
-          Effect.tap((status) => Effect.annotateCurrentSpan("http.response.status_code", status)),
-          Effect.withSpan("http.client", {
-            kind: "client",
-            attributes: { "http.request.method": request.method, "url.full": request.url },
-            captureStackTrace: false
-          }),
-          Effect.map(() => answer as HttpTransport.Response)
-        )
-      })
-
-    /** One attempt: wait for a slot, sign afresh, send, read the envelope. */
     const attempt = <I, A, EI extends object, EA>(
       endpoint: Endpoint<I, A, EI, EA>,
       { body, query }: Prepared,
-      credentials: Credentials | undefined
-    ) =>
-      Effect.gen(function*() {
-        const name = label(endpoint)
-        const permit = yield* limiter.take(
-          { name: endpoint.name, label: name, rateLimit: endpoint.rateLimit },
-          identity
-        )
-        const url = `${config.baseUrl}${endpoint.path}${query.sent === "" ? "" : `?${query.sent}`}`
-        const headers: Record<string, string> = { ...baseHeaders }
-        if (endpoint.method === "POST" || credentials !== undefined) headers["Content-Type"] = "application/json"
-        if (credentials !== undefined) {
-          const timestamp = String((yield* Clock.currentTimeMillis) + (yield* Ref.get(offset)))
-          headers["ACCESS-KEY"] = Redacted.value(credentials.apiKey)
-          headers["ACCESS-PASSPHRASE"] = Redacted.value(credentials.passphrase)
-          headers["ACCESS-TIMESTAMP"] = timestamp
-          headers["ACCESS-SIGN"] = yield* signer.sign(
-            credentials.signingKey,
-            prehash({ timestamp, method: endpoint.method, path: endpoint.path, query: query.signed, body })
-          )
-        }
-        const signature = headers["ACCESS-SIGN"]
-        const scrubber = signature === undefined ? secrets : Redact.combine(secrets, [signature])
-        const answer = yield* send({
-          endpoint: name,
-          method: endpoint.method,
-          url,
-          headers,
-          body: endpoint.method === "POST" ? body : undefined,
-          timeoutMillis,
-          maxBytes: config.maxResponseBytes
-        }).pipe(Effect.ensuring(permit.settle))
-        const data = yield* interpret({ endpoint: name, ...answer, secrets: scrubber }).pipe(
-          Effect.tapError((error) =>
-            error._tag === "BitgetApiError" && error.kind === "RateLimited"
-              ? Metric.increment(Metric.tagged(RateLimiter.rejections, "endpoint", name))
-              : Effect.void
-          )
-        )
-        return { answer, data, secrets: scrubber }
-      })
+      credentials: Credentials | undefined,
+      call: CallState | undefined
+    ) => {
+      const name = label(endpoint)
+      return Effect.suspend(() =>
+        Effect.useSpan(name, {
+          kind: "client",
+          attributes: {
+            [Telemetry.attributes.endpoint]: name,
+            [Telemetry.attributes.method]: endpoint.method,
+            [Telemetry.attributes.url]: `${config.baseUrl}${endpoint.path}`,
+            [Telemetry.attributes.attempt]: call === undefined ? 1 : ++call.attempts
+          },
+          captureStackTrace: false
+        }, (span) =>
+          Effect.gen(function*() {
+            const permit = yield* limiter.take(
+              { name: endpoint.name, label: name, rateLimit: endpoint.rateLimit },
+              identity
+            )
+            span.attribute(Telemetry.attributes.rateLimitWait, permit.waitedMillis)
+            if (permit.waitedMillis > 0) {
+              if (call !== undefined) call.waitedMillis += permit.waitedMillis
+              ;(yield* Internal.LimiterWaits)?.(permit.waitedMillis)
+            }
+            const url = `${config.baseUrl}${endpoint.path}${query.sent === "" ? "" : `?${query.sent}`}`
+            const headers: Record<string, string> = { ...baseHeaders }
+            if (endpoint.method === "POST" || credentials !== undefined) headers["Content-Type"] = "application/json"
+            if (credentials !== undefined) {
+              const timestamp = String((yield* Clock.currentTimeMillis) + (yield* Ref.get(offset)))
+              headers["ACCESS-KEY"] = Redacted.value(credentials.apiKey)
+              headers["ACCESS-PASSPHRASE"] = Redacted.value(credentials.passphrase)
+              headers["ACCESS-TIMESTAMP"] = timestamp
+              headers["ACCESS-SIGN"] = yield* signer.sign(
+                credentials.signingKey,
+                prehash({ timestamp, method: endpoint.method, path: endpoint.path, query: query.signed, body })
+              )
+            }
+            const signature = headers["ACCESS-SIGN"]
+            const scrubber = signature === undefined ? secrets : Redact.combine(secrets, [signature])
+            const answer = yield* transport.send({
+              endpoint: name,
+              method: endpoint.method,
+              url,
+              headers,
+              body: endpoint.method === "POST" ? body : undefined,
+              timeoutMillis,
+              maxBytes: config.maxResponseBytes
+            }).pipe(Effect.ensuring(permit.settle))
+            span.attribute(Telemetry.attributes.status, answer.status)
+            const data = yield* interpret({ endpoint: name, ...answer, secrets: scrubber }).pipe(
+              Effect.tapError((error) =>
+                error._tag === "BitgetApiError" && error.kind === "RateLimited"
+                  ? Effect.zipRight(
+                    Metric.increment(Metric.tagged(RateLimiter.rejections, "endpoint", name)),
+                    Effect.logWarning(`rate limited: ${name} answered ${error.code} (HTTP ${error.status})`)
+                  )
+                  : Effect.void
+              )
+            )
+            return { answer, data, secrets: scrubber }
+          }).pipe(
+            Effect.tapError((error) => Effect.sync(() => describeError(span, error))),
+            Effect.withParentSpan(span)
+          ))
+      )
+    }
 
     const syncClock = Effect.gen(function*() {
       const before = yield* Clock.currentTimeMillis
-      const { data } = yield* attempt(TimeEndpoint.endpoint, { query: { signed: "", sent: "" }, body: "" }, undefined)
+      const { data } = yield* attempt(
+        TimeEndpoint.endpoint,
+        { query: { signed: "", sent: "" }, body: "" },
+        undefined,
+        undefined
+      )
       const after = yield* Clock.currentTimeMillis
       const server = yield* Schema.decodeUnknown(TimeEndpoint.ServerTime)(data).pipe(
         Effect.mapError((error) =>
@@ -265,7 +342,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       )
       const value = DateTime.toEpochMillis(server.serverTime) - Math.round((before + after) / 2)
       yield* Ref.set(offset, value)
-      yield* Effect.logDebug(`clock: offset to the exchange is ${value} ms`)
+      yield* Effect.logInfo(`clock: synced with the exchange, offset ${value} ms`)
       return value
     })
 
@@ -281,53 +358,86 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
 
     const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) => {
       const name = label(endpoint)
-      return Effect.gen(function*() {
-        const credentials = endpoint.auth === "public"
-          ? undefined
-          : endpoint.auth === "optional"
-          ? Option.getOrUndefined(config.credentials)
-          : yield* Option.match(config.credentials, {
-            onNone: () =>
-              Effect.fail(
-                new BitgetRequestError({
-                  endpoint: name,
-                  reason: "NoCredentials",
-                  issue: "this operation is signed and needs credentials"
-                })
-              ),
-            onSome: Effect.succeed
+      const run = (call: CallState) => {
+        const onRetry = (reason: string, detail: string) =>
+          Effect.suspend(() => {
+            call.reasons.push(reason)
+            Internal.countRetry(name, reason)
+            return Effect.logInfo(`retry: ${name} attempt ${call.attempts + 1} ${detail}`)
           })
-        const header = unsendable ?? (credentials === undefined ? undefined : unsendableCredential)
-        if (header !== undefined) {
-          return yield* new BitgetRequestError({
-            endpoint: name,
-            issue: `the ${header} header would hold a line break, a character no HTTP header can carry, ` +
-              "or more than 1024 characters"
-          })
-        }
-        const prepared = yield* prepare(endpoint, input)
-        const once = attempt(endpoint, prepared, credentials)
-        const { answer, data, secrets: scrubber } = yield* once.pipe(
-          Effect.catchIf(isClockSkew, () => Effect.zipRight(syncClock, once)),
-          retrying(policy(endpoint))
-        )
-        return yield* decoder(endpoint.response)(data).pipe(
-          Either.mapLeft((error) =>
-            new BitgetDecodeError({
-              endpoint: name,
-              status: answer.status,
-              issue: describeParseError(error, scrubber),
-              excerpt: excerpt(answer.body, scrubber)
+        return Effect.gen(function*() {
+          const credentials = endpoint.auth === "public"
+            ? undefined
+            : endpoint.auth === "optional"
+            ? Option.getOrUndefined(config.credentials)
+            : yield* Option.match(config.credentials, {
+              onNone: () =>
+                Effect.fail(
+                  new BitgetRequestError({
+                    endpoint: name,
+                    reason: "NoCredentials",
+                    issue: "this operation is signed and needs credentials"
+                  })
+                ),
+              onSome: Effect.succeed
             })
+          const header = unsendable ?? (credentials === undefined ? undefined : unsendableCredential)
+          if (header !== undefined) {
+            return yield* new BitgetRequestError({
+              endpoint: name,
+              issue: `the ${header} header would hold a line break, a character no HTTP header can carry, ` +
+                "or more than 1024 characters"
+            })
+          }
+          const prepared = yield* prepare(endpoint, input)
+          const once = attempt(endpoint, prepared, credentials, call)
+          const { answer, data, secrets: scrubber } = yield* once.pipe(
+            Effect.catchIf(
+              isClockSkew,
+              (error) =>
+                onRetry(Retry.reason(error), "after the exchange refused the timestamp; syncing the clock").pipe(
+                  Effect.zipRight(syncClock),
+                  Effect.zipRight(once)
+                )
+            ),
+            retrying(
+              policy(endpoint),
+              (error, delayMillis) =>
+                onRetry(Retry.reason(error), `in ${delayMillis} ms after ${Retry.reason(error)}: ${error.message}`)
+            )
           )
-        )
-      }).pipe(
-        Effect.withSpan(`bitget ${endpoint.name}`, {
-          kind: "client",
-          attributes: { "bitget.endpoint": name },
-          captureStackTrace: false
+          return yield* decoder(endpoint.response)(data).pipe(
+            Either.mapLeft((error) =>
+              new BitgetDecodeError({
+                endpoint: name,
+                status: answer.status,
+                issue: describeParseError(error, scrubber),
+                excerpt: excerpt(answer.body, scrubber)
+              })
+            )
+          )
         })
-      )
+      }
+      const metrics = Internal.forEndpoint(name)
+      return Effect.useSpan(`bitget ${endpoint.name}`, {
+        attributes: {
+          [Telemetry.attributes.endpoint]: name,
+          [Telemetry.attributes.operation]: endpoint.name,
+          [Telemetry.attributes.method]: endpoint.method,
+          [Telemetry.attributes.path]: endpoint.path
+        },
+        captureStackTrace: false
+      }, (span) => {
+        const call: CallState = { attempts: 0, waitedMillis: 0, reasons: [] }
+        return Effect.flatMap(Clock.currentTimeMillis, (started) =>
+          run(call).pipe(
+            Effect.withParentSpan(span),
+            Effect.onExit((exit) =>
+              Effect.map(Clock.currentTimeMillis, (now) =>
+                finish({ span, call, name, metrics, millis: now - started }, exit))
+            )
+          ))
+      })
     }
 
     if (config.syncClockOnStart) {

@@ -495,6 +495,7 @@ export const stream = (
       const open = { start: horizon(now), end: endTime ?? now }
       return Paginate.walk({
         ...common,
+        endpoint: Endpoint.label(endpoint),
         windows: [open],
         // the window's end is sent only when the caller set it or a stalled cursor narrowed it
         fetch: (window, cursor) =>

@@ -226,6 +226,8 @@ export const settleTimeout: Duration.Duration = Duration.seconds(2)
  */
 export interface Permit {
   readonly settle: Effect.Effect<void>
+  /** How long the call waited for its slots, in milliseconds (0 when it did not wait). */
+  readonly waitedMillis: number
 }
 
 /**
@@ -243,7 +245,7 @@ export interface Limiter {
   }, identity: string) => Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError>
 }
 
-const unlimited: Permit = { settle: Effect.void }
+const unlimited: Permit = { settle: Effect.void, waitedMillis: 0 }
 
 const fnv1a = (text: string): string => {
   let hash = 0x811c9dc5
@@ -286,7 +288,8 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
           ? Effect.void
           : Effect.forEach(Array.from(pending), Deferred.await, { discard: true })
       })
-    const settle = (key: string, ticket: string): Permit => ({
+    const settle = (key: string, ticket: string, waitedMillis: number): Permit => ({
+      waitedMillis,
       settle: Effect.flatMap(Deferred.make<void>(), (done) => {
         const pending = settling.get(key) ?? new Set()
         settling.set(key, pending)
@@ -316,13 +319,13 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
       const loop = (waited: number): Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError> =>
         Effect.flatMap(store.acquire(request), (answer) => {
           if (answer._tag === "Granted") {
-            return waited === 0 ? Effect.succeed(settle(key, answer.ticket)) : Effect.as(
+            return waited === 0 ? Effect.succeed(settle(key, answer.ticket, 0)) : Effect.as(
               Effect.all([
                 Metric.increment(Metric.tagged(waits, "endpoint", endpoint)),
                 Metric.update(Metric.tagged(waitTime, "endpoint", endpoint), waited),
                 Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`)
               ], { discard: true }),
-              settle(key, answer.ticket)
+              settle(key, answer.ticket, waited)
             )
           }
           return waited + answer.millis > maxWaitMillis
@@ -347,7 +350,10 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
               limit.window,
               smoothing
             ),
-            (ceiling, own): Permit => ({ settle: Effect.zipRight(ceiling.settle, own.settle) })
+            (ceiling, own): Permit => ({
+              settle: Effect.zipRight(ceiling.settle, own.settle),
+              waitedMillis: ceiling.waitedMillis + own.waitedMillis
+            })
           )
         )
       }

@@ -63,6 +63,28 @@ export const isRetryable = (idempotency: Idempotency) => (error: BitgetError): b
 }
 
 /**
+ * Why a failure was retried, in a word or two (a metric tag and a span
+ * attribute): the transport's reason (`Timeout`, `Connect`, `Network`), the
+ * error code's family (`RateLimited`, `Maintenance`, `ClockSkew`, ...), or
+ * the HTTP status (`HTTP 503`) when neither tells.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const reason = (error: BitgetError): string => {
+  switch (error._tag) {
+    case "BitgetTransportError":
+      return error.reason
+    case "BitgetHttpError":
+      return `HTTP ${error.status}`
+    case "BitgetApiError":
+      return error.kind === "Unknown" ? `HTTP ${error.status}` : error.kind
+    default:
+      return error._tag
+  }
+}
+
+/**
  * The least wait before retrying a failure: `Retry-After` when the exchange
  * sent one, else a whole window of the endpoint's limit for a 429.
  *

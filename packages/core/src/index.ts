@@ -138,6 +138,13 @@ export * as ServerTime from "./ServerTime.js"
 export * as Signer from "./Signer.js"
 
 /**
+ * Progress of the paginated streams, for whoever asks.
+ *
+ * @since 0.1.0
+ */
+export * as StreamProgress from "./StreamProgress.js"
+
+/**
  * Spot symbol information.
  *
  * @since 0.1.0
@@ -150,6 +157,13 @@ export * as Symbols from "./Symbols.js"
  * @since 0.1.0
  */
 export * as TaxRecords from "./TaxRecords.js"
+
+/**
+ * Span names, span attributes and metrics of the client.
+ *
+ * @since 0.1.0
+ */
+export * as Telemetry from "./Telemetry.js"
 
 /**
  * All-symbol trade fee rates of a business line.

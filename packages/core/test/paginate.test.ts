@@ -107,6 +107,7 @@ describe("walk", () => {
       const count = 100_000
       let fetched = 0
       yield* Stream.runDrain(walk({
+        endpoint: "GET /test",
         // one window a millisecond, oldest first: window i is [i, i]
         windows: windows({ start: at(0), end: at(count - 1) }, 0, "oldestFirst"),
         pageSize: 100,

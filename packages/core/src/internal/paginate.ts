@@ -1,6 +1,7 @@
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as DateTime from "effect/DateTime"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -8,6 +9,9 @@ import * as Stream from "effect/Stream"
 import { BitgetClient } from "../BitgetClient.js"
 import { BitgetRequestError } from "../BitgetError.js"
 import { IdOrder, NumericId } from "../Schemas.js"
+import * as StreamProgress from "../StreamProgress.js"
+import * as Telemetry from "../Telemetry.js"
+import * as Internal from "./telemetry.js"
 
 /** A closed time window, both ends inclusive. @internal */
 export interface Window {
@@ -83,6 +87,17 @@ const movesDown = (cursor: Option.Option<string>, next: string): boolean =>
   isNumericId(next) &&
   Option.match(cursor, { onNone: () => true, onSome: (previous) => IdOrder(next, previous) < 0 })
 
+/** What an observed stream has done so far (one per run of the stream). */
+interface Tracker {
+  readonly observer: (progress: StreamProgress.StreamProgress) => Effect.Effect<void>
+  records: number
+  pages: number
+  windowsDone: number
+  waitedMillis: number
+  window: Window | undefined
+  index: number
+}
+
 /**
  * Walks windows page by page, lazily (a page is fetched only when the stream
  * is pulled past the previous one). A window ends on an empty page, a short
@@ -95,53 +110,125 @@ const movesDown = (cursor: Option.Option<string>, next: string): boolean =>
  * Windows are asked for one at a time, by index, and only the current one is
  * held, so a walk over any number of windows runs in constant memory.
  *
+ * Each page is read in a span (`Telemetry.pageSpan`) and counted in the
+ * stream metrics; progress is reported to the `StreamProgress.Observer` when
+ * there is one (and not worked out at all when there is none).
+ *
  * @internal
  */
 export const walk = <A, E, R>(options: {
+  readonly endpoint: string
   readonly windows: Windows
   readonly pageSize: number
   readonly id: (item: A) => string
   readonly time: (item: A) => DateTime.Utc
   readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
-}): Stream.Stream<A, E, R> => {
-  const { fetch, id, pageSize, time, windows } = options
-  const first = windows.at(0)
-  if (first === undefined) return Stream.empty
-  const nextWindow = (state: State, seen: ReadonlySet<string>): Option.Option<State> => {
-    const window = windows.at(state.index + 1)
-    return window === undefined
-      ? Option.none()
-      : Option.some({ index: state.index + 1, window, cursor: Option.none(), seen })
-  }
-  return Stream.paginateChunkEffect<State, A, E, R>(
-    { index: 0, window: first, cursor: Option.none(), seen: new Set() },
-    (state) =>
-      Effect.flatMap(fetch(state.window, state.cursor), (page) => {
-        const seen = new Set(page.items.map(id))
-        const repeated = state.seen.size > 0 && page.items.some((item) => state.seen.has(id(item)))
-        // the decoded page is emitted as it is (no copy) unless it repeats records of the previous one
-        const fresh = repeated ? page.items.filter((item) => !state.seen.has(id(item))) : page.items
-        const emit = (next: Option.Option<State>) => Effect.succeed([Chunk.unsafeFromArray(fresh), next] as const)
-        if (page.items.length < pageSize) return emit(nextWindow(state, seen))
-        if (Option.exists(page.next, (next) => movesDown(state.cursor, next))) {
-          return emit(Option.some({ ...state, cursor: page.next, seen }))
-        }
-        const oldest = page.items.reduce((min, item) => DateTime.min(min, time(item)), time(page.items[0] as A))
-        const end = DateTime.subtract(oldest, { millis: 1 })
-        if (DateTime.lessThan(end, state.window.start) || !DateTime.lessThan(end, state.window.end)) {
-          return emit(nextWindow(state, seen))
-        }
-        return Effect.logWarning(
-          `pagination: the cursor did not move; continuing before ${DateTime.formatIso(oldest)} ` +
-            "(records sharing that millisecond beyond one page may be missing)"
-        ).pipe(
-          Effect.zipRight(
-            emit(Option.some({ ...state, window: { ...state.window, end }, cursor: Option.none(), seen }))
-          )
-        )
+}): Stream.Stream<A, E, R> =>
+  Stream.unwrap(Effect.map(StreamProgress.Observer, (observer) => {
+    const { endpoint, fetch, id, pageSize, time, windows } = options
+    const metrics = Internal.forEndpoint(endpoint)
+    const tracker: Tracker | undefined = observer === undefined
+      ? undefined
+      : { observer, records: 0, pages: 0, windowsDone: 0, waitedMillis: 0, window: undefined, index: -1 }
+    const report = (progress: Tracker) =>
+      progress.observer({
+        endpoint,
+        records: progress.records,
+        pages: progress.pages,
+        windowsDone: progress.windowsDone,
+        windowsTotal: windows.length,
+        window: Option.fromNullable(progress.window),
+        limiterWait: Duration.millis(progress.waitedMillis)
       })
-  )
-}
+    const ended = tracker === undefined ? Stream.empty : Stream.execute(Effect.suspend(() => {
+      tracker.windowsDone = windows.length
+      tracker.window = undefined
+      return report(tracker)
+    }))
+    const first = windows.at(0)
+    if (first === undefined) return ended
+    let pages = 0
+    /** Reads one page in its span; an observed stream also hears the limiter's waits. */
+    const read = (state: State) => {
+      pages += 1
+      const request = tracker === undefined ?
+        fetch(state.window, state.cursor) :
+        fetch(state.window, state.cursor).pipe(
+          Effect.provideService(Internal.LimiterWaits, (millis: number) => {
+            tracker.waitedMillis += millis
+          })
+        )
+      return request.pipe(
+        Effect.tap((page) => Effect.annotateCurrentSpan(Telemetry.attributes.records, page.items.length)),
+        Effect.withSpan(Telemetry.pageSpan, {
+          attributes: {
+            [Telemetry.attributes.endpoint]: endpoint,
+            [Telemetry.attributes.window]: state.index,
+            [Telemetry.attributes.windows]: windows.length,
+            [Telemetry.attributes.windowStart]: DateTime.formatIso(state.window.start),
+            [Telemetry.attributes.windowEnd]: DateTime.formatIso(state.window.end),
+            [Telemetry.attributes.page]: pages
+          },
+          captureStackTrace: false
+        })
+      )
+    }
+    /** Tells the observer a window starts: every record of the earlier ones has been pulled. */
+    const starting = (state: State): Effect.Effect<void> => {
+      if (tracker === undefined || tracker.index === state.index) return Effect.void
+      tracker.index = state.index
+      tracker.windowsDone = state.index
+      tracker.window = state.window
+      return report(tracker)
+    }
+    const nextWindow = (state: State, seen: ReadonlySet<string>): Option.Option<State> => {
+      metrics.streamWindows.unsafeUpdate(1, [])
+      const window = windows.at(state.index + 1)
+      return window === undefined
+        ? Option.none()
+        : Option.some({ index: state.index + 1, window, cursor: Option.none(), seen })
+    }
+    const step = (state: State, page: Page<A>): Effect.Effect<readonly [Chunk.Chunk<A>, Option.Option<State>]> => {
+      const seen = new Set(page.items.map(id))
+      const repeated = state.seen.size > 0 && page.items.some((item) => state.seen.has(id(item)))
+      // the decoded page is emitted as it is (no copy) unless it repeats records of the previous one
+      const fresh = repeated ? page.items.filter((item) => !state.seen.has(id(item))) : page.items
+      metrics.streamPages.unsafeUpdate(1, [])
+      metrics.streamRecords.unsafeUpdate(fresh.length, [])
+      const emit = (next: Option.Option<State>) => {
+        const out = [Chunk.unsafeFromArray(fresh), next] as const
+        if (tracker === undefined) return Effect.succeed(out)
+        tracker.pages += 1
+        tracker.records += fresh.length
+        return Effect.as(report(tracker), out)
+      }
+      if (page.items.length < pageSize) return emit(nextWindow(state, seen))
+      if (Option.exists(page.next, (next) => movesDown(state.cursor, next))) {
+        return emit(Option.some({ ...state, cursor: page.next, seen }))
+      }
+      const oldest = page.items.reduce((min, item) => DateTime.min(min, time(item)), time(page.items[0] as A))
+      const end = DateTime.subtract(oldest, { millis: 1 })
+      if (DateTime.lessThan(end, state.window.start) || !DateTime.lessThan(end, state.window.end)) {
+        return emit(nextWindow(state, seen))
+      }
+      return Effect.logWarning(
+        `pagination: the cursor did not move; continuing before ${DateTime.formatIso(oldest)} ` +
+          "(records sharing that millisecond beyond one page may be missing)"
+      ).pipe(
+        Effect.zipRight(
+          emit(Option.some({ ...state, window: { ...state.window, end }, cursor: Option.none(), seen }))
+        )
+      )
+    }
+    const walked = Stream.paginateChunkEffect<State, A, E, R>(
+      { index: 0, window: first, cursor: Option.none(), seen: new Set() },
+      (state) =>
+        tracker === undefined
+          ? Effect.flatMap(read(state), (page) => step(state, page))
+          : Effect.zipRight(starting(state), Effect.flatMap(read(state), (page) => step(state, page)))
+    )
+    return tracker === undefined ? walked : Stream.concat(walked, ended)
+  }))
 
 /** 1970-01-01: the earliest time a request may state. */
 const epoch = DateTime.unsafeMake(0)
@@ -196,6 +283,7 @@ export const windowed = <A, E, R>(options: {
   const end = DateTime.min(range.end, until)
   if (DateTime.greaterThan(start, end)) return Stream.empty
   return walk({
+    endpoint: options.endpoint,
     windows: windows({ start, end }, options.maxSpanDays * day, options.order ?? "newestFirst"),
     pageSize: options.pageSize,
     id: options.id,
