@@ -190,17 +190,17 @@ const finish = (
   },
   exit: Exit.Exit<unknown, BitgetError>
 ): void => {
-  metrics.duration.unsafeUpdate(millis, [])
+  metrics.duration(millis)
   span.attribute(Telemetry.attributes.attempt, call.attempts)
   span.attribute(Telemetry.attributes.rateLimitWait, call.waitedMillis)
   if (call.reasons.length > 0) span.attribute(Telemetry.attributes.retryReasons, call.reasons.join(","))
-  if (Exit.isSuccess(exit)) return metrics.success.unsafeUpdate(1, [])
+  if (Exit.isSuccess(exit)) return metrics.success(1)
   const failure = Cause.failureOption(exit.cause)
   if (Option.isSome(failure)) {
     Internal.countError(name, failure.value._tag, describeError(span, failure.value))
-    return metrics.failure.unsafeUpdate(1, [])
+    return metrics.failure(1)
   }
-  return (Cause.isInterruptedOnly(exit.cause) ? metrics.interrupted : metrics.failure).unsafeUpdate(1, [])
+  return (Cause.isInterruptedOnly(exit.cause) ? metrics.interrupted : metrics.failure)(1)
 }
 
 /**

@@ -182,7 +182,7 @@ export const walk = <A, E, R>(options: {
       return report(tracker)
     }
     const nextWindow = (state: State, seen: ReadonlySet<string>): Option.Option<State> => {
-      metrics.streamWindows.unsafeUpdate(1, [])
+      metrics.streamWindows(1)
       const window = windows.at(state.index + 1)
       return window === undefined
         ? Option.none()
@@ -193,8 +193,8 @@ export const walk = <A, E, R>(options: {
       const repeated = state.seen.size > 0 && page.items.some((item) => state.seen.has(id(item)))
       // the decoded page is emitted as it is (no copy) unless it repeats records of the previous one
       const fresh = repeated ? page.items.filter((item) => !state.seen.has(id(item))) : page.items
-      metrics.streamPages.unsafeUpdate(1, [])
-      metrics.streamRecords.unsafeUpdate(fresh.length, [])
+      metrics.streamPages(1)
+      metrics.streamRecords(fresh.length)
       const emit = (next: Option.Option<State>) => {
         const out = [Chunk.unsafeFromArray(fresh), next] as const
         if (tracker === undefined) return Effect.succeed(out)

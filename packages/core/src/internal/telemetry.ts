@@ -3,32 +3,43 @@ import * as Metric from "effect/Metric"
 import * as MetricLabel from "effect/MetricLabel"
 import * as Telemetry from "../Telemetry.js"
 
-/** The client's metrics tagged with one endpoint, updated synchronously (`unsafeUpdate`). @internal */
+/**
+ * The client's metrics for one endpoint, updated synchronously. Each update
+ * passes the same tag array, for which Effect keeps the metric's hook: a
+ * metric from `Metric.tagged` would build its key afresh on every update.
+ *
+ * @internal
+ */
 export interface EndpointMetrics {
-  readonly success: Metric.Metric.Counter<number>
-  readonly failure: Metric.Metric.Counter<number>
-  readonly interrupted: Metric.Metric.Counter<number>
-  readonly duration: Metric.Metric.Histogram<number>
-  readonly streamRecords: Metric.Metric.Counter<number>
-  readonly streamPages: Metric.Metric.Counter<number>
-  readonly streamWindows: Metric.Metric.Counter<number>
+  readonly success: (count: number) => void
+  readonly failure: (count: number) => void
+  readonly interrupted: (count: number) => void
+  readonly duration: (millis: number) => void
+  readonly streamRecords: (count: number) => void
+  readonly streamPages: (count: number) => void
+  readonly streamWindows: (count: number) => void
 }
 
 const cache = new Map<string, EndpointMetrics>()
 
-/** The metrics of an endpoint (by label), tagged once and kept: endpoints are few. @internal */
+const updater =
+  <Type, In, Out>(metric: Metric.Metric<Type, In, Out>, tags: ReadonlyArray<MetricLabel.MetricLabel>) =>
+  (input: In): void => metric.unsafeUpdate(input, tags)
+
+/** The metrics of an endpoint (by label), with their tags built once: endpoints are few. @internal */
 export const forEndpoint = (endpoint: string): EndpointMetrics => {
   let known = cache.get(endpoint)
   if (known === undefined) {
-    const requests = Metric.tagged(Telemetry.requests, "endpoint", endpoint)
+    const tag = MetricLabel.make("endpoint", endpoint)
+    const outcome = (value: string) => [tag, MetricLabel.make("outcome", value)]
     known = {
-      success: Metric.tagged(requests, "outcome", "success"),
-      failure: Metric.tagged(requests, "outcome", "failure"),
-      interrupted: Metric.tagged(requests, "outcome", "interrupted"),
-      duration: Metric.tagged(Telemetry.duration, "endpoint", endpoint),
-      streamRecords: Metric.tagged(Telemetry.streamRecords, "endpoint", endpoint),
-      streamPages: Metric.tagged(Telemetry.streamPages, "endpoint", endpoint),
-      streamWindows: Metric.tagged(Telemetry.streamWindows, "endpoint", endpoint)
+      success: updater(Telemetry.requests, outcome("success")),
+      failure: updater(Telemetry.requests, outcome("failure")),
+      interrupted: updater(Telemetry.requests, outcome("interrupted")),
+      duration: updater(Telemetry.duration, [tag]),
+      streamRecords: updater(Telemetry.streamRecords, [tag]),
+      streamPages: updater(Telemetry.streamPages, [tag]),
+      streamWindows: updater(Telemetry.streamWindows, [tag])
     }
     cache.set(endpoint, known)
   }
