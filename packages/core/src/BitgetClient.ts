@@ -124,7 +124,7 @@ const retrying = (
           decision._tag === "Continue"
             ? Effect.flatMap(
               Clock.currentTimeMillis,
-              (now) => onRetry(last, Math.max(0, ScheduleIntervals.start(decision.intervals) - now))
+              (now) => onRetry(last, Math.max(0, Math.round(ScheduleIntervals.start(decision.intervals) - now)))
             )
             : Effect.void
         )

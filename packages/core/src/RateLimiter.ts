@@ -164,7 +164,8 @@ export interface RateLimitOptions {
  * @category metrics
  */
 export const waits = Metric.counter("bitget_rate_limit_waits", {
-  description: "calls delayed by the client-side rate limiter"
+  description: "calls delayed by the client-side rate limiter",
+  incremental: true
 })
 
 /**
@@ -175,7 +176,8 @@ export const waits = Metric.counter("bitget_rate_limit_waits", {
  * @category metrics
  */
 export const rejections = Metric.counter("bitget_rate_limit_rejections", {
-  description: "answers of the exchange refusing a call as too frequent"
+  description: "answers of the exchange refusing a call as too frequent",
+  incremental: true
 })
 
 /**
@@ -199,7 +201,8 @@ export const waitTime = Metric.histogram(
  * @category metrics
  */
 export const storeFallbacks = Metric.counter("bitget_rate_limit_store_fallbacks", {
-  description: "rate-limit slots taken from an in-process fallback because the shared store was unavailable"
+  description: "rate-limit slots taken from an in-process fallback because the shared store was unavailable",
+  incremental: true
 })
 
 /**

@@ -73,7 +73,8 @@ export const pageSpan = "bitget.stream.page"
  * @category metrics
  */
 export const requests = Metric.counter("bitget_requests", {
-  description: "calls of an endpoint, by outcome"
+  description: "calls of an endpoint, by outcome",
+  incremental: true
 })
 
 /**
@@ -96,7 +97,8 @@ export const duration = Metric.histogram(
  * @category metrics
  */
 export const retries = Metric.counter("bitget_retries", {
-  description: "attempts repeated after a failure, by reason"
+  description: "attempts repeated after a failure, by reason",
+  incremental: true
 })
 
 /**
@@ -107,7 +109,8 @@ export const retries = Metric.counter("bitget_retries", {
  * @category metrics
  */
 export const errors = Metric.counter("bitget_errors", {
-  description: "failed calls, by error type and exchange code"
+  description: "failed calls, by error type and exchange code",
+  incremental: true
 })
 
 /**
@@ -117,7 +120,8 @@ export const errors = Metric.counter("bitget_errors", {
  * @category metrics
  */
 export const streamRecords = Metric.counter("bitget_stream_records", {
-  description: "records emitted by paginated streams"
+  description: "records emitted by paginated streams",
+  incremental: true
 })
 
 /**
@@ -127,7 +131,8 @@ export const streamRecords = Metric.counter("bitget_stream_records", {
  * @category metrics
  */
 export const streamPages = Metric.counter("bitget_stream_pages", {
-  description: "pages read by paginated streams"
+  description: "pages read by paginated streams",
+  incremental: true
 })
 
 /**
@@ -137,5 +142,6 @@ export const streamPages = Metric.counter("bitget_stream_pages", {
  * @category metrics
  */
 export const streamWindows = Metric.counter("bitget_stream_windows", {
-  description: "time windows finished by paginated streams"
+  description: "time windows finished by paginated streams",
+  incremental: true
 })
