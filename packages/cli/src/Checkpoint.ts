@@ -1,0 +1,131 @@
+/**
+ * The checkpoint of an export to a file: `FILE.checkpoint.json` beside the
+ * partial output `FILE.part`. It names the export (kind, product type,
+ * format, range) and a point up to which the output is complete: the byte
+ * length of `FILE.part` and the records in it at that point, and the time the
+ * rest starts at. Written atomically (a temporary file renamed over it).
+ *
+ * @since 0.1.0
+ */
+import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as ExportKind from "./ExportKind.js"
+import * as Format from "./Format.js"
+import { UsageError } from "./UsageError.js"
+
+/**
+ * A checkpoint.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export class Checkpoint extends Schema.Class<Checkpoint>("Checkpoint")({
+  version: Schema.Literal(1),
+  kind: Schema.Literal(...ExportKind.kinds),
+  /** The product type of a futures export; `null` for the others. */
+  productType: Schema.NullOr(Schema.Literal(...FuturesHistory.productTypes)),
+  format: Schema.Literal(...Format.formats),
+  /** The range exported, both ends included. */
+  from: Schema.DateTimeUtc,
+  to: Schema.DateTimeUtc,
+  /** Every record before this time is in the first `bytes` bytes of the partial file; none after it is. */
+  resumeFrom: Schema.DateTimeUtc,
+  bytes: Schema.NonNegativeInt,
+  records: Schema.NonNegativeInt
+}) {}
+
+const CheckpointJson = Schema.parseJson(Checkpoint, { space: 2 })
+const decode = Schema.decodeUnknownEither(CheckpointJson)
+const encode = Schema.encodeSync(CheckpointJson)
+
+/**
+ * The files of an export to `out`: the partial output and the checkpoint.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Paths {
+  readonly out: string
+  readonly part: string
+  readonly checkpoint: string
+}
+
+/**
+ * The files beside `out`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const paths = (out: string): Paths => ({ out, part: `${out}.part`, checkpoint: `${out}.checkpoint.json` })
+
+/**
+ * Reads a checkpoint: `None` when there is none, a `UsageError` when the file
+ * cannot be read as one.
+ *
+ * @since 0.1.0
+ * @category files
+ */
+export const read = (path: string): Effect.Effect<Option.Option<Checkpoint>, UsageError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const unreadable = (why: string) =>
+      new UsageError({ problem: `cannot read the checkpoint ${path} (${why}): delete it to start over` })
+    if (!(yield* Effect.orElseSucceed(fs.exists(path), () => false))) return Option.none()
+    const text = yield* Effect.mapError(fs.readFileString(path), (error) => unreadable(error.message))
+    const decoded = decode(text)
+    if (decoded._tag === "Left") return yield* unreadable("not a checkpoint of this version")
+    return Option.some(decoded.right)
+  })
+
+/**
+ * Writes a checkpoint atomically: to `path.tmp`, then renamed over `path`.
+ *
+ * @since 0.1.0
+ * @category files
+ */
+export const write = (path: string, checkpoint: Checkpoint) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const temporary = `${path}.tmp`
+    yield* fs.writeFileString(temporary, encode(checkpoint) + "\n")
+    yield* fs.rename(temporary, path)
+  })
+
+/**
+ * What an export asks for, to compare with a checkpoint.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Wanted {
+  readonly kind: ExportKind.Kind
+  readonly productType: ExportKind.ProductType | null
+  readonly format: Format.Format
+  readonly from: DateTime.Utc
+  /** `None` when `--to` was not given (then the checkpoint's applies). */
+  readonly to: Option.Option<DateTime.Utc>
+}
+
+/**
+ * How a checkpoint differs from what is asked, one line per difference
+ * (empty when they match).
+ *
+ * @since 0.1.0
+ * @category comparisons
+ */
+export const differences = (checkpoint: Checkpoint, wanted: Wanted): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  const compare = (name: string, saved: string, asked: string) => {
+    if (saved !== asked) out.push(`${name} is ${asked}, the checkpoint's is ${saved}`)
+  }
+  compare("the export", checkpoint.kind, wanted.kind)
+  compare("--product-type", checkpoint.productType ?? "(none)", wanted.productType ?? "(none)")
+  compare("--format", checkpoint.format, wanted.format)
+  compare("--from", DateTime.formatIso(checkpoint.from), DateTime.formatIso(wanted.from))
+  if (Option.isSome(wanted.to)) compare("--to", DateTime.formatIso(checkpoint.to), DateTime.formatIso(wanted.to.value))
+  return out
+}

@@ -1,0 +1,438 @@
+/**
+ * `bitget export <tax-records|futures-orders|p2p-orders> --from … [--to …]
+ * [--product-type …] [--format csv|ndjson] [--out FILE [--resume]]
+ * [--base-url URL] [--quiet]`: every record of a range, oldest window first,
+ * as CSV or NDJSON on standard output or in a file. A file appears only
+ * complete (written as `FILE.part`, renamed at the end); an export that stops
+ * keeps `FILE.checkpoint.json`, and `--resume` continues it.
+ *
+ * @since 0.1.0
+ */
+import * as StreamProgress from "@bitget-effect/core/StreamProgress"
+import type * as BitgetClient from "@bitget-effect/core/BitgetClient"
+import type { BitgetError } from "@bitget-effect/core/BitgetError"
+import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
+import * as BitgetNode from "@bitget-effect/platform-node/BitgetNode"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import type * as PlatformError from "@effect/platform/Error"
+import * as FileSystem from "@effect/platform/FileSystem"
+import type * as ConfigError from "effect/ConfigError"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as DateTime from "effect/DateTime"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { identity } from "effect/Function"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as Checkpoint from "./Checkpoint.js"
+import * as ExportKind from "./ExportKind.js"
+import * as Format from "./Format.js"
+import * as Output from "./Output.js"
+import * as ProgressView from "./ProgressView.js"
+import * as TimeRange from "./TimeRange.js"
+import { UsageError } from "./UsageError.js"
+
+/**
+ * The command line of an export, as parsed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ExportArgs {
+  readonly kind: ExportKind.Kind
+  readonly from: string
+  readonly to: Option.Option<string>
+  readonly productType: Option.Option<ExportKind.ProductType>
+  readonly format: Option.Option<Format.Format>
+  readonly out: Option.Option<string>
+  readonly resume: boolean
+  readonly baseUrl: Option.Option<string>
+  readonly quiet: boolean
+}
+
+/**
+ * An export, checked and resolved: what to walk, in which format, to where.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Plan {
+  readonly kind: ExportKind.ExportKind
+  readonly from: DateTime.Utc
+  /** `None` when `--to` was not given: now, or the checkpoint's when resuming. */
+  readonly to: Option.Option<DateTime.Utc>
+  /** The product type of a futures export; `null` for the others. */
+  readonly productType: ExportKind.ProductType | null
+  readonly format: Format.Format
+  readonly out: Option.Option<string>
+  readonly resume: boolean
+  readonly baseUrl: Option.Option<string>
+  readonly quiet: boolean
+}
+
+const usage = (problem: string) => Either.left(new UsageError({ problem }))
+
+/**
+ * Checks a command line and resolves it (`now` is the default `--to` of the
+ * comparison with `--from`). Fails with a `UsageError` for anything that
+ * does not fit; nothing is sent before this passes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const plan = (args: ExportArgs, now: DateTime.Utc): Either.Either<Plan, UsageError> => {
+  const kind = ExportKind.byKind[args.kind]
+  const from = TimeRange.parse(args.from, "start")
+  if (Either.isLeft(from)) return usage(`--from: ${from.left}`)
+  const to = Option.match(args.to, {
+    onNone: () => Either.right(Option.none<DateTime.Utc>()),
+    onSome: (text) => Either.map(TimeRange.parse(text, "end"), Option.some)
+  })
+  if (Either.isLeft(to)) return usage(`--to: ${to.left}`)
+  const end = Option.getOrElse(to.right, () => now)
+  if (DateTime.greaterThan(from.right, end)) {
+    return usage(`--from (${DateTime.formatIso(from.right)}) is after --to (${DateTime.formatIso(end)})`)
+  }
+  if (!kind.futures && Option.isSome(args.productType)) {
+    return usage(`--product-type applies to futures-orders only, not to ${args.kind}`)
+  }
+  if (args.resume && Option.isNone(args.out)) return usage("--resume continues an export to a file: give --out FILE")
+  const baseUrl = args.baseUrl.pipe(Option.map((url) => url.trim()))
+  if (Option.isSome(baseUrl) && !/^https?:\/\/[^\s/]+/i.test(baseUrl.value)) {
+    return usage(`--base-url: expected an http(s) URL, got "${baseUrl.value}"`)
+  }
+  return Either.right({
+    kind,
+    from: from.right,
+    to: to.right,
+    productType: kind.futures ? Option.getOrElse(args.productType, () => ExportKind.defaultProductType) : null,
+    format: Option.getOrElse(args.format, () => Format.fromFileName(Option.getOrUndefined(args.out))),
+    out: args.out,
+    resume: args.resume,
+    baseUrl,
+    quiet: args.quiet
+  })
+}
+
+/** What the progress view reads: records written so far and the stream's latest report. */
+interface State {
+  records: number
+  progress: StreamProgress.StreamProgress | undefined
+}
+
+const count = new Intl.NumberFormat("en-US")
+
+/** The client, with `--base-url` in front of `BITGET_BASE_URL`. */
+const client = (baseUrl: Option.Option<string>): Layer.Layer<BitgetClient.BitgetClient, ConfigError.ConfigError> =>
+  Option.match(baseUrl, {
+    onNone: () => BitgetNode.layerConfig(),
+    onSome: (url) =>
+      BitgetNode.layerConfig().pipe(
+        Layer.provide(Layer.setConfigProvider(
+          ConfigProvider.orElse(
+            ConfigProvider.fromMap(new Map([["BITGET_BASE_URL", url]]), { pathDelim: "_" }),
+            () => ConfigProvider.fromEnv()
+          )
+        ))
+      )
+  })
+
+/** Where an export starts: the range, and for a resumed file what the earlier run left. */
+interface Start {
+  readonly walk: ExportKind.Walk
+  readonly resumed: Option.Option<Checkpoint.Checkpoint>
+}
+
+/** Writes the walk's batches to `output`, counting records in `state`; `afterWrite` runs after each batch. */
+const writeAll = <E>(
+  plan: Plan,
+  walk: ExportKind.Walk,
+  output: Output.Output<E>,
+  state: State,
+  onProgress: (progress: StreamProgress.StreamProgress) => void,
+  afterWrite: Effect.Effect<void, PlatformError.PlatformError, FileSystem.FileSystem>
+): Effect.Effect<
+  void,
+  E | BitgetError | PlatformError.PlatformError,
+  BitgetClient.BitgetClient | FileSystem.FileSystem
+> =>
+  plan.kind.batches(walk, plan.format).pipe(
+    StreamProgress.observe((progress) =>
+      Effect.sync(() => {
+        state.progress = progress
+        onProgress(progress)
+      })
+    ),
+    // a batch is written (and waited for) before the next page is pulled
+    Stream.runForEach((batch) =>
+      output.write(batch.text).pipe(
+        Effect.zipRight(Effect.sync(() => {
+          state.records += batch.records
+        })),
+        Effect.zipRight(afterWrite)
+      )
+    )
+  )
+
+/** The summary of a finished export. */
+const summary = (plan: Plan, state: State, elapsed: Duration.Duration, where: string) =>
+  `${plan.kind.kind}: ${count.format(state.records)} records to ${where} in ${ProgressView.clock(elapsed)}` +
+  (state.progress === undefined
+    ? ""
+    : ` (${count.format(state.progress.pages)} pages, ${state.progress.windowsTotal} windows)`)
+
+/** An export to standard output. */
+const toStdout = (plan: Plan, walk: ExportKind.Walk, state: State, view: ProgressView.ProgressView, started: number) =>
+  Effect.gen(function*() {
+    const output = yield* Output.stdout
+    yield* output.write(plan.kind.header(plan.format))
+    yield* writeAll(plan, walk, output, state, () => {}, Effect.void)
+    view.finish(summary(plan, state, Duration.millis(Date.now() - started), "standard output"))
+  })
+
+/** Reads and checks what `--resume` continues from; fails with a `UsageError` when it cannot. */
+const resumePoint = (plan: Plan, paths: Checkpoint.Paths) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const saved = yield* Checkpoint.read(paths.checkpoint)
+    if (Option.isNone(saved)) {
+      return yield* new UsageError({
+        problem: `nothing to resume: there is no checkpoint ${paths.checkpoint} (run without --resume to start)`
+      })
+    }
+    const checkpoint = saved.value
+    const differences = Checkpoint.differences(checkpoint, {
+      kind: plan.kind.kind,
+      productType: plan.productType,
+      format: plan.format,
+      from: plan.from,
+      to: plan.to
+    })
+    if (differences.length > 0) {
+      return yield* new UsageError({
+        problem: `the checkpoint ${paths.checkpoint} is of another export: ${differences.join("; ")}`
+      })
+    }
+    const size = yield* fs.stat(paths.part).pipe(
+      Effect.map((info) => Number(info.size)),
+      Effect.orElseSucceed(() => -1)
+    )
+    if (size < checkpoint.bytes) {
+      return yield* new UsageError({
+        problem:
+          `${paths.part} is ${
+            size < 0 ? "missing" : `shorter than the checkpoint says (${size} < ${checkpoint.bytes} bytes)`
+          }: ` +
+          `delete ${paths.checkpoint} to start over`
+      })
+    }
+    return checkpoint
+  })
+
+/** An export to a file: `FILE.part`, checkpointed, renamed to `FILE` when complete. */
+const toFile = (
+  plan: Plan,
+  paths: Checkpoint.Paths,
+  start: Start,
+  state: State,
+  view: ProgressView.ProgressView,
+  started: number
+) =>
+  Effect.gen(function*() {
+    const { walk } = start
+    const base = {
+      version: 1 as const,
+      kind: plan.kind.kind,
+      productType: plan.productType,
+      format: plan.format,
+      from: plan.from,
+      to: walk.end
+    }
+    const output = yield* Output.file(paths.part, Option.getOrUndefined(Option.map(start.resumed, (c) => c.bytes)))
+    if (Option.isNone(start.resumed)) yield* output.write(plan.kind.header(plan.format))
+    // the latest point up to which the file is complete, and the one on disk
+    let latest = new Checkpoint.Checkpoint({
+      ...base,
+      resumeFrom: walk.start,
+      bytes: output.bytes(),
+      records: state.records
+    })
+    let saved: Checkpoint.Checkpoint | undefined
+    let windowsDone = 0
+    const save = Effect.suspend(() =>
+      latest === saved ? Effect.void : Effect.tap(Checkpoint.write(paths.checkpoint, latest), () => {
+        saved = latest
+      })
+    )
+    // With windows walked oldest first, a report that counts one more window
+    // done and names the next one means every record before that window's
+    // start has been pulled, and so written: the file up to here holds
+    // exactly those records.
+    const onProgress = (progress: StreamProgress.StreamProgress) => {
+      if (progress.windowsDone > windowsDone && Option.isSome(progress.window)) {
+        const resumeFrom = progress.window.value.start
+        if (DateTime.greaterThan(resumeFrom, latest.resumeFrom)) {
+          latest = new Checkpoint.Checkpoint({ ...base, resumeFrom, bytes: output.bytes(), records: state.records })
+        }
+      }
+      windowsDone = Math.max(windowsDone, progress.windowsDone)
+    }
+    yield* save
+    yield* writeAll(plan, walk, output, state, onProgress, save).pipe(
+      Effect.onError(() =>
+        Effect.zipRight(
+          Effect.orElse(save, () => Effect.void),
+          Effect.sync(() =>
+            view.finish(
+              `${plan.kind.kind}: stopped after ${count.format(state.records)} records; ` +
+                `${paths.checkpoint} keeps the first ${count.format(latest.records)}: ` +
+                "run the same command with --resume to continue"
+            )
+          )
+        )
+      )
+    )
+    yield* output.sync
+  }).pipe(
+    Effect.scoped,
+    // the file is closed here; it becomes the output, and the checkpoint goes
+    Effect.zipRight(Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      yield* fs.rename(paths.part, paths.out)
+      yield* fs.remove(paths.checkpoint).pipe(Effect.catchAll(() => Effect.void))
+      view.finish(summary(plan, state, Duration.millis(Date.now() - started), paths.out))
+    }))
+  )
+
+/**
+ * Runs a checked export: resolves where it starts (reading the checkpoint
+ * for `--resume`), then walks the range through the client configured from
+ * `BITGET_*` (and `--base-url`), writing as it goes, with progress and
+ * Effect's log on standard error.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const run = (
+  plan: Plan
+): Effect.Effect<
+  void,
+  BitgetError | ConfigError.ConfigError | PlatformError.PlatformError | Output.StdoutClosed | UsageError,
+  FileSystem.FileSystem
+> =>
+  Effect.gen(function*() {
+    const paths = Option.map(plan.out, Checkpoint.paths)
+    const resumed = Option.isSome(paths) && plan.resume
+      ? Option.some(yield* resumePoint(plan, paths.value))
+      : Option.none()
+    const fs = yield* FileSystem.FileSystem
+    const replaced = Option.isSome(paths) && !plan.resume &&
+      (yield* Effect.orElseSucceed(fs.exists(paths.value.checkpoint), () => false))
+    const now = yield* DateTime.now
+    const walk: ExportKind.Walk = {
+      start: Option.match(resumed, { onNone: () => plan.from, onSome: (c) => c.resumeFrom }),
+      end: Option.getOrElse(plan.to, () => Option.match(resumed, { onNone: () => now, onSome: (c) => c.to })),
+      productType: plan.productType ?? ExportKind.defaultProductType
+    }
+    const state: State = {
+      records: Option.match(resumed, { onNone: () => 0, onSome: (c) => c.records }),
+      progress: undefined
+    }
+    const started = Date.now()
+    const view = yield* ProgressView.make({
+      mode: ProgressView.modeOf({ quiet: plan.quiet, terminal: process.stderr.isTTY === true }),
+      snapshot: () => ({
+        label: plan.kind.kind,
+        records: state.records,
+        progress: state.progress,
+        elapsed: Duration.millis(Date.now() - started)
+      })
+    })
+    if (replaced) {
+      view.print(`note: starting over; the checkpoint of an earlier export to ${
+        plan.out.pipe(Option.getOrElse(() => ""))
+      } is replaced (--resume continues one)`)
+    }
+    const exported = Option.match(paths, {
+      onNone: () =>
+        toStdout(plan, walk, state, view, started),
+      onSome: (paths) => toFile(plan, paths, { walk, resumed }, state, view, started)
+    })
+    yield* exported.pipe(
+      Effect.provide(client(plan.baseUrl)),
+      // Effect's log goes to standard error, never among the records (whichever console logger was installed)
+      Effect.provide(
+        Layer.merge(Logger.replace(Logger.defaultLogger, view.logger), Logger.remove(Logger.prettyLoggerDefault))
+      ),
+      // otherwise the level is Effect's default (info), or the one `--log-level` sets
+      plan.quiet ? Logger.withMinimumLogLevel(LogLevel.Error) : identity
+    )
+  }).pipe(Effect.scoped)
+
+const kind = Args.choice(ExportKind.kinds.map((name) => [name, name] as const), { name: "export" }).pipe(
+  Args.withDescription("what to export: tax-records, futures-orders or p2p-orders")
+)
+
+const options = {
+  from: Options.text("from").pipe(
+    Options.withPseudoName("DATE"),
+    Options.withDescription(
+      "start of the range: a date (2025-01-01, from 00:00:00.000Z) or a date and time (2025-01-01T12:00:00Z)"
+    )
+  ),
+  to: Options.text("to").pipe(
+    Options.withPseudoName("DATE"),
+    Options.withDescription(
+      "end of the range, included: a date (to 23:59:59.999Z of that day) or a date and time; default now"
+    ),
+    Options.optional
+  ),
+  productType: Options.choice("product-type", FuturesHistory.productTypes).pipe(
+    Options.withDescription(`futures-orders only: the product type (default ${ExportKind.defaultProductType})`),
+    Options.optional
+  ),
+  format: Options.choice("format", Format.formats).pipe(
+    Options.withDescription("csv or ndjson (default: csv for an --out file ending in .csv, ndjson otherwise)"),
+    Options.optional
+  ),
+  out: Options.text("out").pipe(
+    Options.withPseudoName("FILE"),
+    Options.withDescription("write to FILE (via FILE.part, renamed when complete) instead of standard output"),
+    Options.optional
+  ),
+  resume: Options.boolean("resume").pipe(
+    Options.withDescription("continue an interrupted export to --out FILE from FILE.checkpoint.json")
+  ),
+  baseUrl: Options.text("base-url").pipe(
+    Options.withPseudoName("URL"),
+    Options.withDescription("the exchange's address (default: BITGET_BASE_URL, or https://api.bitget.com)"),
+    Options.optional
+  ),
+  quiet: Options.boolean("quiet").pipe(
+    Options.withAlias("q"),
+    Options.withDescription("no progress and no log on standard error (errors still)")
+  )
+}
+
+/**
+ * The `export` command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const command = Command.make(
+  "export",
+  { kind, ...options },
+  (args) => Effect.flatMap(DateTime.now, (now) => Effect.flatMap(plan(args, now), run))
+).pipe(
+  Command.withDescription(
+    "Export every record of a range as CSV or NDJSON. Credentials from BITGET_API_KEY, BITGET_API_SECRET and " +
+      "BITGET_API_PASSPHRASE."
+  )
+)
