@@ -8,10 +8,10 @@
  *
  * @since 0.1.0
  */
-import * as StreamProgress from "@bitget-effect/core/StreamProgress"
 import type * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import type { BitgetError } from "@bitget-effect/core/BitgetError"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
+import * as StreamProgress from "@bitget-effect/core/StreamProgress"
 import * as BitgetNode from "@bitget-effect/platform-node/BitgetNode"
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
