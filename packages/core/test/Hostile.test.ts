@@ -345,7 +345,11 @@ describe("secrets a server echoes never leave (findings 5 and 6)", () => {
           for (const text of texts) assert.notInclude(text, spelling)
         }
       }
-      assert.deepStrictEqual(spans.map((span) => span.name), ["caller", "bitget p2p.orderList", "GET /api/v2/p2p/orderList"])
+      assert.deepStrictEqual(spans.map((span) => span.name), [
+        "caller",
+        "bitget p2p.orderList",
+        "GET /api/v2/p2p/orderList"
+      ])
     }).pipe(Effect.provide(logs))
   })
 })
