@@ -126,8 +126,6 @@ interface State {
   progress: StreamProgress.StreamProgress | undefined
 }
 
-const count = new Intl.NumberFormat("en-US")
-
 /** The client, with `--base-url` in front of `BITGET_BASE_URL`. */
 const client = (baseUrl: Option.Option<string>): Layer.Layer<BitgetClient.BitgetClient, ConfigError.ConfigError> =>
   Option.match(baseUrl, {
@@ -182,10 +180,10 @@ const writeAll = <E>(
 
 /** The summary of a finished export. */
 const summary = (plan: Plan, state: State, elapsed: Duration.Duration, where: string) =>
-  `${plan.kind.kind}: ${count.format(state.records)} records to ${where} in ${ProgressView.clock(elapsed)}` +
+  `${plan.kind.kind}: ${ProgressView.count(state.records)} records to ${where} in ${ProgressView.clock(elapsed)}` +
   (state.progress === undefined
     ? ""
-    : ` (${count.format(state.progress.pages)} pages, ${state.progress.windowsTotal} windows)`)
+    : ` (${ProgressView.count(state.progress.pages)} pages, ${state.progress.windowsTotal} windows)`)
 
 /** An export to standard output. */
 const toStdout = (plan: Plan, walk: ExportKind.Walk, state: State, view: ProgressView.ProgressView, started: number) =>
@@ -290,8 +288,8 @@ const toFile = (
           Effect.orElse(save, () => Effect.void),
           Effect.sync(() =>
             view.finish(
-              `${plan.kind.kind}: stopped after ${count.format(state.records)} records; ` +
-                `${paths.checkpoint} keeps the first ${count.format(latest.records)}: ` +
+              `${plan.kind.kind}: stopped after ${ProgressView.count(state.records)} records; ` +
+                `${paths.checkpoint} keeps the first ${ProgressView.count(latest.records)}: ` +
                 "run the same command with --resume to continue"
             )
           )

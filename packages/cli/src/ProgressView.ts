@@ -53,7 +53,15 @@ export interface Snapshot {
   readonly elapsed: Duration.Duration
 }
 
-const count = new Intl.NumberFormat("en-US")
+const thousands = new Intl.NumberFormat("en-US")
+
+/**
+ * A count with thousands separators (`12,345`).
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const count = (n: number): string => thousands.format(n)
 
 /**
  * A duration as `m:ss` or `h:mm:ss`.
@@ -96,10 +104,10 @@ export const eta = (snapshot: Snapshot): string => {
  */
 export const line = (snapshot: Snapshot): string => {
   const progress = snapshot.progress
-  const parts = [`${snapshot.label}: ${count.format(snapshot.records)} records`]
+  const parts = [`${snapshot.label}: ${count(snapshot.records)} records`]
   if (progress !== undefined) {
     parts.push(
-      `${count.format(progress.pages)} pages`,
+      `${count(progress.pages)} pages`,
       `windows ${progress.windowsDone}/${progress.windowsTotal}`,
       `limiter ${(Duration.toMillis(progress.limiterWait) / 1000).toFixed(1)}s`
     )

@@ -400,11 +400,10 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
                   Effect.zipRight(once)
                 )
             ),
-            retrying(
-              policy(endpoint),
-              (error, delayMillis) =>
-                onRetry(Retry.reason(error), `in ${delayMillis} ms after ${Retry.reason(error)}: ${error.message}`)
-            )
+            retrying(policy(endpoint), (error, delayMillis) => {
+              const reason = Retry.reason(error)
+              return onRetry(reason, `in ${delayMillis} ms after ${reason}: ${error.message}`)
+            })
           )
           return yield* decoder(endpoint.response)(data).pipe(
             Either.mapLeft((error) =>

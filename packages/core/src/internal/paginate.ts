@@ -158,20 +158,24 @@ export const walk = <A, E, R>(options: {
             tracker.waitedMillis += millis
           })
         )
-      return request.pipe(
-        Effect.tap((page) => Effect.annotateCurrentSpan(Telemetry.attributes.records, page.items.length)),
-        Effect.withSpan(Telemetry.pageSpan, {
-          attributes: {
-            [Telemetry.attributes.endpoint]: endpoint,
-            [Telemetry.attributes.window]: state.index,
-            [Telemetry.attributes.windows]: windows.length,
-            [Telemetry.attributes.windowStart]: DateTime.formatIso(state.window.start),
-            [Telemetry.attributes.windowEnd]: DateTime.formatIso(state.window.end),
-            [Telemetry.attributes.page]: pages
-          },
-          captureStackTrace: false
-        })
-      )
+      return Effect.useSpan(Telemetry.pageSpan, {
+        attributes: {
+          [Telemetry.attributes.endpoint]: endpoint,
+          [Telemetry.attributes.window]: state.index,
+          [Telemetry.attributes.windows]: windows.length,
+          [Telemetry.attributes.windowStart]: DateTime.formatIso(state.window.start),
+          [Telemetry.attributes.windowEnd]: DateTime.formatIso(state.window.end),
+          [Telemetry.attributes.page]: pages
+        },
+        captureStackTrace: false
+      }, (span) =>
+        request.pipe(
+          Effect.map((page) => {
+            span.attribute(Telemetry.attributes.records, page.items.length)
+            return page
+          }),
+          Effect.withParentSpan(span)
+        ))
     }
     /** Tells the observer a window starts: every record of the earlier ones has been pulled. */
     const starting = (state: State): Effect.Effect<void> => {
