@@ -14,7 +14,7 @@ import type { BitgetError, BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import { requestError } from "./internal/envelope.js"
-import { ClientOid, ListOrEmpty, Maybe, NonBlank, NumericId } from "./Schemas.js"
+import { ClientOid, Filter, ListOrEmpty, Maybe, NumericId } from "./Schemas.js"
 
 /**
  * The most orders one call may cancel.
@@ -49,7 +49,7 @@ export type BatchMode = typeof BatchMode.Type
  * @category models
  */
 export const OrderRef = Schema.Struct({
-  symbol: Schema.optional(NonBlank),
+  symbol: Filter,
   orderId: Schema.optional(NumericId),
   clientOid: Schema.optional(ClientOid)
 }).annotations({ identifier: "OrderRef" })
@@ -156,7 +156,7 @@ const checkBatch = (
  * @category models
  */
 export const BatchCancelRequest = Schema.Struct({
-  symbol: Schema.optional(NonBlank),
+  symbol: Filter,
   batchMode: Schema.optional(BatchMode),
   orderList: Schema.Array(OrderRef)
 }).annotations({ identifier: "BatchCancelFields" }).pipe(Schema.filter(checkBatch)).annotations({
@@ -234,7 +234,7 @@ export class BatchCancelResult extends Schema.Class<BatchCancelResult>("BatchCan
  * @category errors
  */
 export class BatchCancelPartialFailure extends Schema.TaggedError<BatchCancelPartialFailure>(
-  "@bitget-effect/BatchCancelPartialFailure"
+  "@bitget-effect/core/BatchCancelPartialFailure"
 )("BatchCancelPartialFailure", {
   succeeded: Schema.Array(CancelledOrder),
   failed: Schema.Array(CancelFailure),

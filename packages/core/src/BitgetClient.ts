@@ -17,7 +17,6 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as ScheduleIntervals from "effect/ScheduleIntervals"
@@ -25,21 +24,21 @@ import * as Schema from "effect/Schema"
 import type * as Tracer from "effect/Tracer"
 import { BitgetConfig } from "./BitgetConfig.js"
 import type { BitgetError } from "./BitgetError.js"
-import { BitgetDecodeError, BitgetRequestError } from "./BitgetError.js"
+import { BitgetDecodeError, isApiErrorOfKind } from "./BitgetError.js"
 import type { Credentials } from "./Credentials.js"
 import type { Endpoint } from "./Endpoint.js"
 import { label } from "./Endpoint.js"
 import { HttpTransport, layerHttpClient } from "./HttpTransport.js"
 import { decoder } from "./internal/decoder.js"
-import { describeParseError, excerpt, interpret, requestError } from "./internal/envelope.js"
+import { describeParseError, excerpt, interpret } from "./internal/envelope.js"
 import * as Redact from "./internal/redact.js"
+import * as Request from "./internal/request.js"
 import * as TimeEndpoint from "./internal/serverTime.js"
 import * as Internal from "./internal/telemetry.js"
 import * as Transport from "./internal/transport.js"
 import * as RateLimiter from "./RateLimiter.js"
 import * as Retry from "./Retry.js"
-import { isSendable } from "./Schemas.js"
-import { canonicalQuery, prehash, Signer } from "./Signer.js"
+import { Signer } from "./Signer.js"
 import * as Telemetry from "./Telemetry.js"
 
 /**
@@ -86,11 +85,6 @@ export declare namespace BitgetClient {
   }
 }
 
-interface Prepared {
-  readonly query: { readonly signed: string; readonly sent: string }
-  readonly body: string
-}
-
 /** What one call has done so far: its attempts, why it retried, how long it waited for the limiter. */
 interface CallState {
   attempts: number
@@ -132,41 +126,8 @@ const retrying = (
     )
   })
 
-const prepare = <I, A, EI extends object, EA>(
-  endpoint: Endpoint<I, A, EI, EA>,
-  input: I
-): Effect.Effect<Prepared, BitgetRequestError> =>
-  Schema.encode(endpoint.request)(input, { errors: "all" }).pipe(
-    Effect.mapError(requestError(endpoint)),
-    Effect.flatMap((encoded) => {
-      if (endpoint.method === "POST") {
-        return Effect.succeed({ query: { signed: "", sent: "" }, body: JSON.stringify(encoded) })
-      }
-      const params: Record<string, string> = {}
-      for (const [key, value] of Object.entries(encoded)) {
-        if (typeof value !== "string") continue
-        if (!isSendable(value)) {
-          return Effect.fail(
-            new BitgetRequestError({
-              endpoint: label(endpoint),
-              issue: `${key}: must not hold control characters or lone surrogates`
-            })
-          )
-        }
-        params[key] = value
-      }
-      return Effect.succeed({ query: canonicalQuery(params), body: "" })
-    })
-  )
-
-/** A header value an HTTP request can carry: printable ASCII and tabs (no line break), at most 1024 characters. */
-const headerValue = /^[\t\x20-\x7e]{0,1024}$/
-
-/** The first header whose value no request can carry, by name. */
-const unsendableHeader = (headers: { readonly [name: string]: string }): string | undefined =>
-  Object.keys(headers).find((name) => !headerValue.test(headers[name] as string))
-
-const isClockSkew = (error: BitgetError): boolean => error._tag === "BitgetApiError" && error.code === "40008"
+const isClockSkew = isApiErrorOfKind("ClockSkew")
+const isRateLimited = isApiErrorOfKind("RateLimited")
 
 /** Marks a span with a failure's type and exchange code; returns the code (empty when there is none). */
 const describeError = (span: Tracer.Span, error: BitgetError): string => {
@@ -227,24 +188,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
     )
     const offset = yield* Ref.make(0)
     const timeoutMillis = Duration.toMillis(config.timeout)
-    const baseHeaders: Record<string, string> = { locale: config.locale }
-    if (config.demoTrading) baseHeaders.paptrading = "1"
-    if (Option.isSome(config.channelApiCode)) baseHeaders["X-CHANNEL-API-CODE"] = config.channelApiCode.value
-    const identity = Option.match(config.credentials, { onNone: () => "", onSome: (c) => Redacted.value(c.apiKey) })
-    const secrets = Redact.scrubber(Option.match(config.credentials, {
-      onNone: () => [],
-      onSome: ({ apiKey, passphrase, signingKey }) => [
-        Redacted.value(apiKey),
-        Redacted.value(passphrase),
-        Redacted.value(signingKey._tag === "Hmac" ? signingKey.secret : signingKey.privateKeyPem)
-      ]
-    }))
-    const unsendable = unsendableHeader(baseHeaders)
-    const unsendableCredential = Option.match(config.credentials, {
-      onNone: () => undefined,
-      onSome: ({ apiKey, passphrase }) =>
-        unsendableHeader({ "ACCESS-KEY": Redacted.value(apiKey), "ACCESS-PASSPHRASE": Redacted.value(passphrase) })
-    })
+    const frame = Request.frame(config)
 
     /**
      * One attempt, in a span of its own that holds neither headers, body nor
@@ -252,7 +196,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
      */
     const attempt = <I, A, EI extends object, EA>(
       endpoint: Endpoint<I, A, EI, EA>,
-      { body, query }: Prepared,
+      prepared: Request.Prepared,
       credentials: Credentials | undefined,
       call: CallState | undefined
     ) => {
@@ -271,41 +215,36 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
           Effect.gen(function*() {
             const permit = yield* limiter.take(
               { name: endpoint.name, label: name, rateLimit: endpoint.rateLimit },
-              identity
+              frame.identity
             )
             span.attribute(Telemetry.attributes.rateLimitWait, permit.waitedMillis)
             if (permit.waitedMillis > 0) {
               if (call !== undefined) call.waitedMillis += permit.waitedMillis
               ;(yield* Internal.LimiterWaits)?.(permit.waitedMillis)
             }
-            const url = `${config.baseUrl}${endpoint.path}${query.sent === "" ? "" : `?${query.sent}`}`
-            const headers: Record<string, string> = { ...baseHeaders }
-            if (endpoint.method === "POST" || credentials !== undefined) headers["Content-Type"] = "application/json"
-            if (credentials !== undefined) {
-              const timestamp = String((yield* Clock.currentTimeMillis) + (yield* Ref.get(offset)))
-              headers["ACCESS-KEY"] = Redacted.value(credentials.apiKey)
-              headers["ACCESS-PASSPHRASE"] = Redacted.value(credentials.passphrase)
-              headers["ACCESS-TIMESTAMP"] = timestamp
-              headers["ACCESS-SIGN"] = yield* signer.sign(
-                credentials.signingKey,
-                prehash({ timestamp, method: endpoint.method, path: endpoint.path, query: query.signed, body })
-              )
+            const timestamp = credentials === undefined
+              ? 0
+              : (yield* Clock.currentTimeMillis) + (yield* Ref.get(offset))
+            const request = Request.outgoing(frame, endpoint, prepared, credentials, timestamp)
+            let scrubber = frame.secrets
+            if (request.toSign !== undefined) {
+              const signature = yield* signer.sign(request.toSign.key, request.toSign.prehash)
+              request.headers["ACCESS-SIGN"] = signature
+              scrubber = Redact.combine(frame.secrets, [signature])
             }
-            const signature = headers["ACCESS-SIGN"]
-            const scrubber = signature === undefined ? secrets : Redact.combine(secrets, [signature])
             const answer = yield* transport.send({
               endpoint: name,
               method: endpoint.method,
-              url,
-              headers,
-              body: endpoint.method === "POST" ? body : undefined,
+              url: request.url,
+              headers: request.headers,
+              body: request.body,
               timeoutMillis,
               maxBytes: config.maxResponseBytes
             }).pipe(Effect.ensuring(permit.settle))
             span.attribute(Telemetry.attributes.status, answer.status)
             const data = yield* interpret({ endpoint: name, ...answer, secrets: scrubber }).pipe(
               Effect.tapError((error) =>
-                error._tag === "BitgetApiError" && error.kind === "RateLimited"
+                isRateLimited(error)
                   ? Effect.zipRight(
                     Metric.increment(Metric.tagged(RateLimiter.rejections, "endpoint", name)),
                     Effect.logWarning(`rate limited: ${name} answered ${error.code} (HTTP ${error.status})`)
@@ -323,19 +262,14 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
 
     const syncClock = Effect.gen(function*() {
       const before = yield* Clock.currentTimeMillis
-      const { data } = yield* attempt(
-        TimeEndpoint.endpoint,
-        { query: { signed: "", sent: "" }, body: "" },
-        undefined,
-        undefined
-      )
+      const { data } = yield* attempt(TimeEndpoint.endpoint, Request.empty, undefined, undefined)
       const after = yield* Clock.currentTimeMillis
       const server = yield* Schema.decodeUnknown(TimeEndpoint.ServerTime)(data).pipe(
         Effect.mapError((error) =>
           new BitgetDecodeError({
             endpoint: label(TimeEndpoint.endpoint),
             status: 200,
-            issue: describeParseError(error, secrets),
+            issue: describeParseError(error, frame.secrets),
             excerpt: ""
           })
         )
@@ -366,30 +300,8 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
             return Effect.logInfo(`retry: ${name} attempt ${call.attempts + 1} ${detail}`)
           })
         return Effect.gen(function*() {
-          const credentials = endpoint.auth === "public"
-            ? undefined
-            : endpoint.auth === "optional"
-            ? Option.getOrUndefined(config.credentials)
-            : yield* Option.match(config.credentials, {
-              onNone: () =>
-                Effect.fail(
-                  new BitgetRequestError({
-                    endpoint: name,
-                    reason: "NoCredentials",
-                    issue: "this operation is signed and needs credentials"
-                  })
-                ),
-              onSome: Effect.succeed
-            })
-          const header = unsendable ?? (credentials === undefined ? undefined : unsendableCredential)
-          if (header !== undefined) {
-            return yield* new BitgetRequestError({
-              endpoint: name,
-              issue: `the ${header} header would hold a line break, a character no HTTP header can carry, ` +
-                "or more than 1024 characters"
-            })
-          }
-          const prepared = yield* prepare(endpoint, input)
+          const credentials = yield* Request.credentialsFor(frame, endpoint)
+          const prepared = yield* Request.prepare(endpoint, input)
           const once = attempt(endpoint, prepared, credentials, call)
           const { answer, data, secrets: scrubber } = yield* once.pipe(
             Effect.catchIf(

@@ -78,7 +78,7 @@ export const classify = (code: string): ErrorKind => kindByCode.get(code) ?? "Un
  * @since 0.1.0
  * @category errors
  */
-export class BitgetApiError extends Schema.TaggedError<BitgetApiError>("@bitget-effect/BitgetApiError")(
+export class BitgetApiError extends Schema.TaggedError<BitgetApiError>("@bitget-effect/core/BitgetApiError")(
   "BitgetApiError",
   {
     endpoint: Schema.String,
@@ -105,7 +105,7 @@ export class BitgetApiError extends Schema.TaggedError<BitgetApiError>("@bitget-
  * @since 0.1.0
  * @category errors
  */
-export class BitgetHttpError extends Schema.TaggedError<BitgetHttpError>("@bitget-effect/BitgetHttpError")(
+export class BitgetHttpError extends Schema.TaggedError<BitgetHttpError>("@bitget-effect/core/BitgetHttpError")(
   "BitgetHttpError",
   {
     endpoint: Schema.String,
@@ -126,7 +126,7 @@ export class BitgetHttpError extends Schema.TaggedError<BitgetHttpError>("@bitge
  * @category errors
  */
 export class BitgetTransportError extends Schema.TaggedError<BitgetTransportError>(
-  "@bitget-effect/BitgetTransportError"
+  "@bitget-effect/core/BitgetTransportError"
 )("BitgetTransportError", {
   endpoint: Schema.String,
   reason: Schema.Literal("Timeout", "Connect", "Network"),
@@ -144,7 +144,7 @@ export class BitgetTransportError extends Schema.TaggedError<BitgetTransportErro
  * @since 0.1.0
  * @category errors
  */
-export class BitgetDecodeError extends Schema.TaggedError<BitgetDecodeError>("@bitget-effect/BitgetDecodeError")(
+export class BitgetDecodeError extends Schema.TaggedError<BitgetDecodeError>("@bitget-effect/core/BitgetDecodeError")(
   "BitgetDecodeError",
   {
     endpoint: Schema.String,
@@ -166,14 +166,16 @@ export class BitgetDecodeError extends Schema.TaggedError<BitgetDecodeError>("@b
  * @since 0.1.0
  * @category errors
  */
-export class BitgetRequestError extends Schema.TaggedError<BitgetRequestError>("@bitget-effect/BitgetRequestError")(
-  "BitgetRequestError",
-  {
-    endpoint: Schema.String,
-    reason: Schema.optionalWith(Schema.Literal("Invalid", "NoCredentials"), { default: () => "Invalid" }),
-    issue: Schema.String
-  }
-) {
+export class BitgetRequestError
+  extends Schema.TaggedError<BitgetRequestError>("@bitget-effect/core/BitgetRequestError")(
+    "BitgetRequestError",
+    {
+      endpoint: Schema.String,
+      reason: Schema.optionalWith(Schema.Literal("Invalid", "NoCredentials"), { default: () => "Invalid" }),
+      issue: Schema.String
+    }
+  )
+{
   override get message(): string {
     return `${this.endpoint} request rejected before sending: ${this.issue}`
   }
@@ -185,7 +187,7 @@ export class BitgetRequestError extends Schema.TaggedError<BitgetRequestError>("
  * @since 0.1.0
  * @category errors
  */
-export class BitgetSignerError extends Schema.TaggedError<BitgetSignerError>("@bitget-effect/BitgetSignerError")(
+export class BitgetSignerError extends Schema.TaggedError<BitgetSignerError>("@bitget-effect/core/BitgetSignerError")(
   "BitgetSignerError",
   {
     issue: Schema.String
@@ -203,7 +205,7 @@ export class BitgetSignerError extends Schema.TaggedError<BitgetSignerError>("@b
  * @category errors
  */
 export class RateLimiterStoreError extends Schema.TaggedError<RateLimiterStoreError>(
-  "@bitget-effect/RateLimiterStoreError"
+  "@bitget-effect/core/RateLimiterStoreError"
 )("RateLimiterStoreError", { issue: Schema.String }) {
   override get message(): string {
     return `rate limiter store failed: ${this.issue}`
@@ -217,7 +219,7 @@ export class RateLimiterStoreError extends Schema.TaggedError<RateLimiterStoreEr
  * @category errors
  */
 export class RateLimitWaitExceeded extends Schema.TaggedError<RateLimitWaitExceeded>(
-  "@bitget-effect/RateLimitWaitExceeded"
+  "@bitget-effect/core/RateLimitWaitExceeded"
 )("RateLimitWaitExceeded", {
   endpoint: Schema.String,
   key: Schema.String,

@@ -92,6 +92,28 @@ export const rsa = (options: {
 })
 
 /**
+ * The secret material of a signing key: the HMAC secret or the RSA private key.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const keyMaterial = (key: SigningKey): Redacted.Redacted<string> =>
+  key._tag === "Hmac" ? key.secret : key.privateKeyPem
+
+/**
+ * Every value of credentials that must never be shown: the API key, the
+ * passphrase and the signing key's material.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const secrets = (credentials: Credentials): ReadonlyArray<Redacted.Redacted<string>> => [
+  credentials.apiKey,
+  credentials.passphrase,
+  keyMaterial(credentials.signingKey)
+]
+
+/**
  * The configuration keys of credentials, under a prefix such as `BITGET`
  * (`BITGET_API_KEY`, …): what `BitgetConfig.layerConfig` reads and what
  * messages tell a user to set.

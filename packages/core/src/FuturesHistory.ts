@@ -21,10 +21,10 @@ import {
   ClientOid,
   completeRange,
   Decimal,
+  Filter,
   IntString,
   ListOrEmpty,
   Maybe,
-  NonBlank,
   NumericId,
   OpenEnum,
   QueryTimestamp,
@@ -321,6 +321,14 @@ export class FuturesHistoryPage extends Schema.Class<FuturesHistoryPage>("Future
 }, fastClass) {}
 
 /**
+ * The most days between `startTime` and `endTime` in one request.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxWindowDays = 90
+
+/**
  * The days of history the exchange keeps.
  *
  * @since 0.1.0
@@ -332,7 +340,7 @@ const RequestFields = Schema.Struct({
   productType: ProductType,
   orderId: Schema.optional(NumericId),
   clientOid: Schema.optional(ClientOid),
-  symbol: Schema.optional(NonBlank),
+  symbol: Filter,
   idLessThan: Schema.optional(NumericId),
   orderSource: Schema.optional(OrderSourceFilter),
   startTime: Schema.optional(QueryTimestamp),
@@ -352,7 +360,7 @@ const RequestFields = Schema.Struct({
 export const FuturesHistoryRequest = Schema.transform(
   RequestFields,
   Schema.typeSchema(RequestFields).pipe(
-    Schema.filter(checkWindow(historyDays), { identifier: "FuturesHistoryRequest" })
+    Schema.filter(checkWindow(maxWindowDays), { identifier: "FuturesHistoryRequest" })
   ),
   {
     strict: true,
@@ -418,7 +426,7 @@ export const ordersHistory = (
 ): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> =>
   Effect.flatMap(Paginate.exchangeNow, (now) => {
     const earliest = horizon(now)
-    const filled = completeRange(request, now, historyDays, DateTime.add(earliest, Paginate.grace))
+    const filled = completeRange(request, now, maxWindowDays, DateTime.add(earliest, Paginate.grace))
     const first = request.startTime ?? request.endTime
     return first !== undefined && DateTime.lessThan(first, earliest)
       ? Effect.fail(
@@ -507,7 +515,7 @@ export const stream = (
       endpoint: Endpoint.label(endpoint),
       range: { start: DateTime.max(startTime, oldest), end: endTime ?? now },
       until: DateTime.add(now, Paginate.grace),
-      maxSpanDays: historyDays,
+      maxSpanDays: maxWindowDays,
       order,
       fetch: (window, cursor) => page({ startTime: window.start, endTime: window.end }, cursor)
     })

@@ -16,11 +16,11 @@ import {
   checkWindow,
   completeRange,
   Decimal,
+  Filter,
   IntString,
   isAbsent,
   ListOrEmpty,
   Maybe,
-  NonBlank,
   NumericId,
   OpenEnum,
   OptionalObject,
@@ -87,12 +87,12 @@ export const P2pOrdersRequest = Schema.Struct({
   /** 1 to 100 (the exchange's default is 100; its maximum is undocumented, 100 assumed). */
   limit: Schema.optional(IntString(1, maxLimit)),
   status: Schema.optional(P2pStatusFilter),
-  advNo: Schema.optional(NonBlank),
+  advNo: Filter,
   side: Schema.optional(Schema.Literal("buy", "sell")),
-  coin: Schema.optional(NonBlank),
+  coin: Filter,
   language: Schema.optional(Schema.Literal("zh-CN", "en-US")),
-  fiat: Schema.optional(NonBlank),
-  orderNo: Schema.optional(NonBlank)
+  fiat: Filter,
+  orderNo: Filter
 }).annotations({ identifier: "P2pOrdersFields" }).pipe(Schema.filter(checkWindow(maxWindowDays))).annotations({
   identifier: "P2pOrdersRequest"
 })

@@ -4,10 +4,10 @@
  * endpoint's idempotency:
  *
  * - idempotent endpoints (reads, cancels): transport failures, timeouts, 5xx,
- *   429, and the exchange's "try again later" codes (40015, 40200, 45001,
- *   40725, 25000, 25001, 25003, 25004, 45129);
+ *   and the exchange's codes of the kinds `RateLimited` (429, "too frequent")
+ *   and `Maintenance` ("try again later"), as `BitgetError.classify` sorts them;
  * - unsafe endpoints (placing TP/SL): only failures that prove the request was
- *   not acted on: a connection that was never made, and 429 / "too frequent".
+ *   not acted on: a connection that was never made, and `RateLimited` codes.
  *
  * Auth, permission, parameter and not-found errors are never retried. A 429
  * waits for `Retry-After` when present, else at least the endpoint's window.
@@ -18,6 +18,7 @@
 import * as Duration from "effect/Duration"
 import * as Schedule from "effect/Schedule"
 import type { BitgetError } from "./BitgetError.js"
+import { isApiErrorOfKind } from "./BitgetError.js"
 import type { Endpoint, Idempotency, RateLimit } from "./Endpoint.js"
 
 /**
@@ -39,8 +40,7 @@ export interface RetryOptions {
   readonly jitter?: boolean
 }
 
-const laterCodes = new Set(["40015", "40200", "45001", "40725", "25000", "25001", "25003"])
-const tooFrequentCodes = new Set(["429", "25004", "45129"])
+const isTooFrequent = isApiErrorOfKind("RateLimited")
 
 /**
  * Whether a failure may be retried for an endpoint of the given idempotency.
@@ -55,8 +55,8 @@ export const isRetryable = (idempotency: Idempotency) => (error: BitgetError): b
     case "BitgetHttpError":
       return idempotency === "idempotent" && (error.status >= 500 || error.status === 408)
     case "BitgetApiError":
-      return tooFrequentCodes.has(error.code) ||
-        (idempotency === "idempotent" && (laterCodes.has(error.code) || error.status >= 500))
+      return error.kind === "RateLimited" ||
+        (idempotency === "idempotent" && (error.kind === "Maintenance" || error.status >= 500))
     default:
       return false
   }
@@ -92,7 +92,7 @@ export const reason = (error: BitgetError): string => {
  * @category delays
  */
 export const minimumDelay = (rateLimit: RateLimit) => (error: BitgetError): Duration.Duration => {
-  if (error._tag !== "BitgetApiError" || !tooFrequentCodes.has(error.code)) return Duration.zero
+  if (!isTooFrequent(error)) return Duration.zero
   return error.retryAfter._tag === "Some" ? error.retryAfter.value : Duration.decode(rateLimit.window)
 }
 

@@ -7,6 +7,7 @@
  */
 import * as BigDecimal from "effect/BigDecimal"
 import * as DateTime from "effect/DateTime"
+import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as ParseResult from "effect/ParseResult"
@@ -506,6 +507,17 @@ export const NonBlank: Schema.Schema<string> = Schema.transform(
 ).annotations({ identifier: "NonBlank" })
 
 /**
+ * An optional filter of a request (a symbol, a coin): left out, the request
+ * covers everything; given, it is `NonBlank`. A blank filter is refused
+ * rather than read as "all": it is a mistake more often than a wish for
+ * everything.
+ *
+ * @since 0.1.0
+ * @category strings
+ */
+export const Filter = Schema.optional(NonBlank)
+
+/**
  * An integer within bounds carried as a string query parameter (`limit`).
  *
  * @since 0.1.0
@@ -534,7 +546,7 @@ export const checkWindow =
     if (startTime === undefined || endTime === undefined) return true
     const span = DateTime.toEpochMillis(endTime) - DateTime.toEpochMillis(startTime)
     if (span < 0) return "startTime must not be after endTime"
-    return span <= maxDays * 86_400_000 || `startTime to endTime must be at most ${maxDays} days`
+    return span <= Duration.toMillis(Duration.days(maxDays)) || `startTime to endTime must be at most ${maxDays} days`
   }
 
 /**

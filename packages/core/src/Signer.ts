@@ -84,3 +84,40 @@ export const prehash = (parts: {
   `${parts.timestamp}${parts.method.toUpperCase()}${parts.path}${
     parts.query === "" ? "" : `?${parts.query}`
   }${parts.body}`
+
+/**
+ * Known answers of HMAC-SHA256 signing with the secret `secret`, worked out
+ * independently of this library: every `Signer` must reproduce them, so a
+ * signer of your own (a vault, a hardware key) can be checked against them.
+ *
+ * @example
+ * ```ts
+ * import { Signer, WebCryptoSigner } from "@bitget-effect/core"
+ * import { Effect, Redacted } from "effect"
+ *
+ * const key = { _tag: "Hmac", secret: Redacted.make(Signer.hmacVectors.secret) } as const
+ * const check = Effect.forEach(Signer.hmacVectors.cases, ({ prehash, signature }) =>
+ *   Effect.map(WebCryptoSigner.make.sign(key, prehash), (signed) => assert.strictEqual(signed, signature)))
+ * Effect.runPromise(check)
+ * ```
+ *
+ * @since 0.1.0
+ * @category signing
+ */
+export const hmacVectors: {
+  readonly secret: string
+  readonly cases: ReadonlyArray<{ readonly prehash: string; readonly signature: string }>
+} = {
+  secret: "secret",
+  cases: [
+    {
+      prehash: "16273667805456POST/api/v2/mix/order/place-order{\"symbol\":\"ETHUSDT\"}",
+      signature: "7q0EikaFI6vj9FuQRddouLkfjADl2NLTCej2t5t/QZY="
+    },
+    {
+      prehash: "16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT",
+      signature: "RI9g5pCkEX/+tr0RueyMGckGzeuXz9BiN78aBgIEayo="
+    },
+    { prehash: "1659076670000GET/api/v2/public/time", signature: "CG16N9PfKv7IeIOr4rySPBh1MpCQL+uGmPJ9Ng/8vuY=" }
+  ]
+}

@@ -9,7 +9,7 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
-import { Decimal, Maybe, NonBlank, OpenEnum, Timestamp } from "./Schemas.js"
+import { Decimal, Filter, Maybe, OpenEnum, Timestamp } from "./Schemas.js"
 
 /**
  * Trading status of a symbol.
@@ -50,14 +50,14 @@ export class SpotSymbol extends Schema.Class<SpotSymbol>("SpotSymbol")({
 }, fastClass) {}
 
 /**
- * The request: one symbol, or all when `symbol` is absent (a blank one is
- * refused: it is a mistake more often than a wish for every pair).
+ * The request: one symbol, or all when `symbol` is left out (a blank one is
+ * refused, see `Schemas.Filter`).
  *
  * @since 0.1.0
  * @category models
  */
 export const SymbolsRequest = Schema.Struct({
-  symbol: Schema.optional(NonBlank)
+  symbol: Filter
 })
 
 /**

@@ -17,9 +17,9 @@ import * as Paginate from "./internal/paginate.js"
 import {
   checkWindow,
   Decimal,
+  Filter,
   IntString,
   Maybe,
-  NonBlank,
   NumericId,
   OpenEnum,
   QueryTimestamp,
@@ -144,6 +144,14 @@ export class SpotTaxRecord extends Schema.Class<SpotTaxRecord>("SpotTaxRecord")(
 }, fastClass) {}
 
 /**
+ * The most days between `startTime` and `endTime`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxWindowDays = 30
+
+/**
  * The request: a window of at most 30 days (both ends required), optionally
  * one coin, a page size of 1 to 500, and the last `id` of the previous page.
  *
@@ -151,13 +159,13 @@ export class SpotTaxRecord extends Schema.Class<SpotTaxRecord>("SpotTaxRecord")(
  * @category models
  */
 export const TaxRecordsRequest = Schema.Struct({
-  coin: Schema.optional(NonBlank),
+  coin: Filter,
   startTime: QueryTimestamp,
   endTime: QueryTimestamp,
   limit: Schema.optional(IntString(1, 500)),
   idLessThan: Schema.optional(NumericId)
 }).annotations({ identifier: "TaxRecordsRequestFields" }).pipe(
-  Schema.filter(checkWindow(30), { identifier: "TaxRecordsRequest" })
+  Schema.filter(checkWindow(maxWindowDays), { identifier: "TaxRecordsRequest" })
 )
 
 /**
@@ -262,7 +270,7 @@ export const stream = (
       endpoint: Endpoint.label(endpoint),
       range: { start: request.startTime, end: request.endTime },
       until: DateTime.add(now, Paginate.grace),
-      maxSpanDays: 30,
+      maxSpanDays: maxWindowDays,
       order: request.order,
       pageSize,
       id: (record) => record.id,

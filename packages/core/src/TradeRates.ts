@@ -10,7 +10,7 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
-import { Decimal, NonBlank } from "./Schemas.js"
+import { Decimal, Filter } from "./Schemas.js"
 
 /**
  * A business line: `mix` (futures), `spot`, `margin`.
@@ -38,7 +38,7 @@ export type BusinessType = typeof BusinessType.Type
 export const TradeRatesRequest = Schema.Struct({
   /** Sent as `businessType` (the documented name; the doc example's `business` is wrong). */
   businessType: BusinessType,
-  symbol: Schema.optional(NonBlank)
+  symbol: Filter
 }).annotations({ identifier: "TradeRatesRequest" })
 
 /**

@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { BitgetSignerError } from "./BitgetError.js"
 import type { SigningKey } from "./Credentials.js"
+import { keyMaterial } from "./Credentials.js"
 import { Signer } from "./Signer.js"
 
 const encoder = new TextEncoder()
@@ -95,7 +96,7 @@ const importHmac = (secret: string): Promise<CryptoKey> =>
 const keys = new WeakMap<Redacted.Redacted<string>, Promise<CryptoKey>>()
 
 const cryptoKey = (key: SigningKey): Promise<CryptoKey> => {
-  const secret = key._tag === "Hmac" ? key.secret : key.privateKeyPem
+  const secret = keyMaterial(key)
   let imported = keys.get(secret)
   if (imported === undefined) {
     imported = key._tag === "Hmac" ? importHmac(Redacted.value(secret)) : importRsa(Redacted.value(secret))

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, ConfigError, FiberId } from "effect"
+import { Cause, ConfigError, FiberId, Option, SchemaAST } from "effect"
+import { BatchCancelPartialFailure } from "../src/BatchCancel.js"
 import * as BitgetError from "../src/BitgetError.js"
 
 const endpoint = "GET /api/v2/tax/spot-record"
@@ -48,5 +49,25 @@ describe("BitgetError.describeFailure", () => {
     assert.isTrue(BitgetError.isBitgetError(BitgetError.apiError({ endpoint, code: "1", msg: "" })))
     assert.isFalse(BitgetError.isBitgetError(new Error("x")))
     assert.isFalse(BitgetError.isBitgetError({ _tag: "SomethingElse" }))
+  })
+})
+
+describe("BitgetError identifiers", () => {
+  it("every error schema is named under the package, as its service tags are", () => {
+    const schemas = [
+      BitgetError.BitgetApiError,
+      BitgetError.BitgetHttpError,
+      BitgetError.BitgetTransportError,
+      BitgetError.BitgetDecodeError,
+      BitgetError.BitgetRequestError,
+      BitgetError.BitgetSignerError,
+      BitgetError.RateLimiterStoreError,
+      BitgetError.RateLimitWaitExceeded,
+      BatchCancelPartialFailure
+    ]
+    for (const schema of schemas) {
+      const id = SchemaAST.getIdentifierAnnotation(schema.ast.to)
+      assert.deepStrictEqual(id, Option.some(`@bitget-effect/core/${schema.name}`))
+    }
   })
 })

@@ -2,10 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { generateKeyPairSync, verify } from "node:crypto"
 import type { SigningKey } from "../src/Credentials.js"
-import { canonicalQuery, prehash } from "../src/Signer.js"
+import { canonicalQuery, hmacVectors, prehash } from "../src/Signer.js"
 import * as WebCryptoSigner from "../src/WebCryptoSigner.js"
-
-const hmac: SigningKey = { _tag: "Hmac", secret: Redacted.make("secret") }
 
 describe("prehash", () => {
   it("joins timestamp, upper-case method, path, query and body", () => {
@@ -31,21 +29,11 @@ describe("canonicalQuery", () => {
 })
 
 describe("WebCryptoSigner", () => {
-  const vectors: ReadonlyArray<readonly [string, string]> = [
-    [
-      "16273667805456POST/api/v2/mix/order/place-order{\"symbol\":\"ETHUSDT\"}",
-      "7q0EikaFI6vj9FuQRddouLkfjADl2NLTCej2t5t/QZY="
-    ],
-    [
-      "16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT",
-      "RI9g5pCkEX/+tr0RueyMGckGzeuXz9BiN78aBgIEayo="
-    ],
-    ["1659076670000GET/api/v2/public/time", "CG16N9PfKv7IeIOr4rySPBh1MpCQL+uGmPJ9Ng/8vuY="]
-  ]
-  for (const [input, expected] of vectors) {
-    it.effect(`reproduces the golden vector ${expected}`, () =>
+  const key: SigningKey = { _tag: "Hmac", secret: Redacted.make(hmacVectors.secret) }
+  for (const { prehash: input, signature } of hmacVectors.cases) {
+    it.effect(`reproduces the golden vector ${signature}`, () =>
       Effect.gen(function*() {
-        assert.strictEqual(yield* WebCryptoSigner.make.sign(hmac, input), expected)
+        assert.strictEqual(yield* WebCryptoSigner.make.sign(key, input), signature)
       }))
   }
 

@@ -1,5 +1,5 @@
 /**
- * Property tests of the response schemas of the ten operations, with values
+ * Property tests of the response schemas of the operations, with values
  * generated from the schemas themselves (`Arbitrary.make`):
  *
  * - every typed value round-trips through its wire form (encode, JSON, decode);

@@ -1,3 +1,4 @@
+import * as Signer from "@bitget-effect/core/Signer"
 import * as WebCryptoSigner from "@bitget-effect/core/WebCryptoSigner"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
@@ -5,22 +6,11 @@ import { generateKeyPairSync } from "node:crypto"
 import * as NodeSigner from "../src/NodeSigner.js"
 
 describe("NodeSigner", () => {
-  const secret = { _tag: "Hmac", secret: Redacted.make("secret") } as const
-  const vectors: ReadonlyArray<readonly [string, string]> = [
-    [
-      "16273667805456POST/api/v2/mix/order/place-order{\"symbol\":\"ETHUSDT\"}",
-      "7q0EikaFI6vj9FuQRddouLkfjADl2NLTCej2t5t/QZY="
-    ],
-    [
-      "16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT",
-      "RI9g5pCkEX/+tr0RueyMGckGzeuXz9BiN78aBgIEayo="
-    ],
-    ["1659076670000GET/api/v2/public/time", "CG16N9PfKv7IeIOr4rySPBh1MpCQL+uGmPJ9Ng/8vuY="]
-  ]
-  for (const [input, expected] of vectors) {
-    it.effect(`reproduces the golden vector ${expected}`, () =>
+  const secret = { _tag: "Hmac", secret: Redacted.make(Signer.hmacVectors.secret) } as const
+  for (const { prehash, signature } of Signer.hmacVectors.cases) {
+    it.effect(`reproduces the golden vector ${signature}`, () =>
       Effect.gen(function*() {
-        assert.strictEqual(yield* NodeSigner.make.sign(secret, input), expected)
+        assert.strictEqual(yield* NodeSigner.make.sign(secret, prehash), signature)
       }))
   }
 

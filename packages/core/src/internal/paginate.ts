@@ -237,9 +237,6 @@ export const walk = <A, E, R>(options: {
 /** 1970-01-01: the earliest time a request may state. */
 const epoch = DateTime.unsafeMake(0)
 
-/** One day in milliseconds. @internal */
-export const day = 86_400_000
-
 /** The `idLessThan` parameter of a cursor, absent on the first page. @internal */
 export const cursorParam = (cursor: Option.Option<string>): { readonly idLessThan?: string } =>
   Option.match(cursor, { onNone: () => ({}), onSome: (idLessThan) => ({ idLessThan }) })
@@ -288,7 +285,11 @@ export const windowed = <A, E, R>(options: {
   if (DateTime.greaterThan(start, end)) return Stream.empty
   return walk({
     endpoint: options.endpoint,
-    windows: windows({ start, end }, options.maxSpanDays * day, options.order ?? "newestFirst"),
+    windows: windows(
+      { start, end },
+      Duration.toMillis(Duration.days(options.maxSpanDays)),
+      options.order ?? "newestFirst"
+    ),
     pageSize: options.pageSize,
     id: options.id,
     time: options.time,
