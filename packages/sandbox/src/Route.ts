@@ -1,29 +1,45 @@
 /**
- * The routes the sandbox serves: the ten operations of the spec plus the
+ * The routes the sandbox serves: the operations of the spec plus the
  * server-time endpoint, with their access rule and frequency limit. Faults are
  * aimed at routes by name (`"tax-records"`) or by path.
  *
  * @since 0.1.0
  */
+import type * as Internal from "./internal/route.js"
+import * as BatchCancel from "./routes/batch-cancel.js"
+import * as FundNetFlow from "./routes/fund-net-flow.js"
+import * as FuturesHistory from "./routes/futures-history.js"
+import * as OpenInterestLimit from "./routes/open-interest-limit.js"
+import * as P2pOrders from "./routes/p2p-orders.js"
+import * as PlacePosTpsl from "./routes/place-pos-tpsl.js"
+import * as RpiOrderbook from "./routes/rpi-orderbook.js"
+import * as Symbols from "./routes/symbols.js"
+import * as TaxRecords from "./routes/tax-records.js"
+import * as Time from "./routes/time.js"
+import * as TradeRate from "./routes/trade-rate.js"
+
+// one module per route (its entry, parameter checks and operation), in the order of the spec
+const table = [
+  Time.route,
+  BatchCancel.route,
+  Symbols.route,
+  P2pOrders.route,
+  PlacePosTpsl.route,
+  TradeRate.route,
+  FundNetFlow.route,
+  TaxRecords.route,
+  OpenInterestLimit.route,
+  RpiOrderbook.route,
+  FuturesHistory.route
+] as const
 
 /**
- * The short name of a route.
+ * The short name of a route, e.g. `"tax-records"` (`routes` lists them all).
  *
  * @since 0.1.0
  * @category models
  */
-export type RouteName =
-  | "time"
-  | "batch-cancel"
-  | "symbols"
-  | "p2p-orders"
-  | "place-pos-tpsl"
-  | "trade-rate"
-  | "fund-net-flow"
-  | "tax-records"
-  | "open-interest-limit"
-  | "rpi-orderbook"
-  | "futures-history"
+export type RouteName = (typeof table)[number]["info"]["name"]
 
 /**
  * How a route knows its caller: `public` routes need no credentials, `signed`
@@ -33,7 +49,7 @@ export type RouteName =
  * @since 0.1.0
  * @category models
  */
-export type Access = "public" | "signed" | "identified"
+export type Access = Internal.Access
 
 /**
  * Who a frequency limit counts: the API key (`uid`) or the client address (`ip`).
@@ -41,23 +57,23 @@ export type Access = "public" | "signed" | "identified"
  * @since 0.1.0
  * @category models
  */
-export type LimitScope = "uid" | "ip"
+export type LimitScope = Internal.LimitScope
 
 /**
- * One served route.
+ * One served route: name, method, path, access rule, and `perSecond` calls
+ * allowed per rolling second (before `limitScale`) counted by `scope`.
  *
  * @since 0.1.0
  * @category models
  */
-export interface RouteInfo {
-  readonly name: RouteName
-  readonly method: "GET" | "POST"
-  readonly path: `/${string}`
-  readonly access: Access
-  /** Calls allowed per rolling second, before `limitScale`. */
-  readonly perSecond: number
-  readonly scope: LimitScope
-}
+export type RouteInfo = Internal.RouteInfo<RouteName>
+
+/**
+ * Every route with its operation, for the server.
+ *
+ * @internal
+ */
+export const definitions: ReadonlyArray<Internal.Definition<RouteName>> = table
 
 /**
  * Every route, in the order of the spec (server time first).
@@ -65,68 +81,7 @@ export interface RouteInfo {
  * @since 0.1.0
  * @category constants
  */
-export const routes: ReadonlyArray<RouteInfo> = [
-  { name: "time", method: "GET", path: "/api/v2/public/time", access: "public", perSecond: 20, scope: "ip" },
-  {
-    name: "batch-cancel",
-    method: "POST",
-    path: "/api/v2/spot/trade/batch-cancel-order",
-    access: "signed",
-    perSecond: 10,
-    scope: "uid"
-  },
-  { name: "symbols", method: "GET", path: "/api/v2/spot/public/symbols", access: "public", perSecond: 20, scope: "ip" },
-  { name: "p2p-orders", method: "GET", path: "/api/v2/p2p/orderList", access: "signed", perSecond: 10, scope: "uid" },
-  {
-    name: "place-pos-tpsl",
-    method: "POST",
-    path: "/api/v2/mix/order/place-pos-tpsl",
-    access: "signed",
-    perSecond: 10,
-    scope: "uid"
-  },
-  {
-    name: "trade-rate",
-    method: "GET",
-    path: "/api/v2/common/all-trade-rate",
-    access: "signed",
-    perSecond: 10,
-    scope: "uid"
-  },
-  {
-    name: "fund-net-flow",
-    method: "GET",
-    path: "/api/v2/spot/market/fund-net-flow",
-    access: "public",
-    perSecond: 1,
-    scope: "ip"
-  },
-  { name: "tax-records", method: "GET", path: "/api/v2/tax/spot-record", access: "signed", perSecond: 1, scope: "uid" },
-  {
-    name: "open-interest-limit",
-    method: "GET",
-    path: "/api/v3/account/open-interest-limit",
-    access: "signed",
-    perSecond: 5,
-    scope: "uid"
-  },
-  {
-    name: "rpi-orderbook",
-    method: "GET",
-    path: "/api/v3/market/rpi-orderbook",
-    access: "identified",
-    perSecond: 10,
-    scope: "ip"
-  },
-  {
-    name: "futures-history",
-    method: "GET",
-    path: "/api/v2/mix/order/orders-history",
-    access: "signed",
-    perSecond: 10,
-    scope: "uid"
-  }
-]
+export const routes: ReadonlyArray<RouteInfo> = definitions.map((definition) => definition.info)
 
 /**
  * The overall ceiling per client address across all routes, per rolling minute.

@@ -1,6 +1,6 @@
 /**
  * A local Bitget exchange on a real HTTP server (loopback), for end-to-end
- * tests, demos and benchmarks: the ten operations of the spec plus server
+ * tests, demos and benchmarks: the operations of the spec plus server
  * time, the exchange's authentication, rate limits and error codes, seeded
  * data of any size, mutable order state, fault injection and a request log.
  *

@@ -13,14 +13,13 @@ import { Clock, Effect, Either, Option } from "effect"
 import type { Fault } from "../Fault.js"
 import * as Faults from "../Fault.js"
 import type { Entry, SignatureCheck } from "../RequestLog.js"
-import type { RouteInfo } from "../Route.js"
+import type { RouteName } from "../Route.js"
 import * as Route from "../Route.js"
 import type { CredentialHeaders, Verifier } from "./auth.js"
 import { authenticate, parseQuery } from "./auth.js"
-import type { Call } from "./handlers.js"
-import { handlers } from "./handlers.js"
 import type { ApiFailure } from "./params.js"
 import { failure, Query } from "./params.js"
+import type { Call, Definition } from "./route.js"
 import type { State } from "./state.js"
 
 /** A response before it is written. */
@@ -100,7 +99,7 @@ const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
 const respond = (
   state: State,
   verifiers: ReadonlyMap<string, Verifier>,
-  route: RouteInfo,
+  { handler, info: route }: Definition<RouteName>,
   request: {
     readonly method: string
     readonly path: string
@@ -177,7 +176,7 @@ const respond = (
     }
     body = parsed
   }
-  const result = handlers[route.name]({ query: new Query(query.pairs), body, key, now, state })
+  const result = handler({ query: new Query(query.pairs), body, key, now, state })
   return done(
     Either.match(result, {
       onLeft: (error) => failed(now, error, headers),
@@ -198,7 +197,7 @@ const liveClock = Clock.make()
 
 /** The router of a sandbox. */
 export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) => {
-  const serve = (route: RouteInfo | undefined) =>
+  const serve = (definition: Definition<RouteName> | undefined) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const started = Date.now()
@@ -213,7 +212,7 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
         method: request.method,
         path,
         query: rawQuery,
-        route: route?.name,
+        route: definition?.info.name,
         apiKey: header(headers, "access-key"),
         remoteAddress: remote
       }
@@ -232,12 +231,12 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
         }
         state.record(entry)
       }
-      if (route === undefined) {
+      if (definition === undefined) {
         const answer = envelope(404, "40404", "Request URL NOT FOUND", state.now(), null)
         finish(answer, {})
         return toResponse(answer)
       }
-      const fault = state.takeFault(route.name)
+      const fault = state.takeFault(definition.info.name)
       if (fault !== undefined) {
         const early = ((): Answer | "reset" | undefined => {
           switch (fault._tag) {
@@ -272,7 +271,7 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
         }
       }
       const body = yield* Effect.orElseSucceed(request.text, () => "")
-      const outcome = respond(state, verifiers, route, {
+      const outcome = respond(state, verifiers, definition, {
         method: request.method,
         path,
         rawQuery,
@@ -303,10 +302,11 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
     }).pipe(Effect.withClock(liveClock))
 
   let routes = HttpRouter.empty
-  for (const route of Route.routes) {
-    routes = route.method === "GET"
-      ? HttpRouter.get(routes, route.path, serve(route))
-      : HttpRouter.post(routes, route.path, serve(route))
+  for (const definition of Route.definitions) {
+    const { method, path } = definition.info
+    routes = method === "GET"
+      ? HttpRouter.get(routes, path, serve(definition))
+      : HttpRouter.post(routes, path, serve(definition))
   }
   return HttpRouter.all(routes, "*", serve(undefined))
 }

@@ -1,0 +1,18 @@
+/**
+ * `GET /api/v2/spot/public/symbols`: every spot pair, or the one named by `symbol`.
+ *
+ * @internal
+ */
+import { Either } from "effect"
+import * as Params from "../internal/params.js"
+import { define } from "../internal/route.js"
+
+export const route = define(
+  { name: "symbols", method: "GET", path: "/api/v2/spot/public/symbols", access: "public", perSecond: 20, scope: "ip" },
+  (call) => {
+    const symbol = call.query.get("symbol")
+    if (symbol === undefined) return Either.right(call.state.world.symbols.map((s) => s.record))
+    const found = call.state.world.spot(symbol)
+    return found === undefined ? Either.left(Params.notExist("symbol")) : Either.right([found.record])
+  }
+)

@@ -1,0 +1,12 @@
+/**
+ * `GET /api/v2/public/time`: the server clock (wall clock plus the offset).
+ *
+ * @internal
+ */
+import { Either } from "effect"
+import { define } from "../internal/route.js"
+
+export const route = define(
+  { name: "time", method: "GET", path: "/api/v2/public/time", access: "public", perSecond: 20, scope: "ip" },
+  (call) => Either.right({ serverTime: String(call.now) })
+)
