@@ -1,5 +1,5 @@
 /**
- * The tour: the real client over HTTP through all ten operations, printed as
+ * The tour: the real client over HTTP through every operation, printed as
  * tables. Against the bundled sandbox exchange by default (started here, on
  * loopback); against the real exchange when BITGET_API_KEY and BITGET_BASE_URL
  * are set, where writes are skipped and so is anything the key may not do.

@@ -1,5 +1,5 @@
 /**
- * A seeded fuzz run: thousands of calls of the ten operations and the three
+ * A seeded fuzz run: thousands of calls of every operation and the three
  * streams, through the real client (`BitgetNode.layer`), against a hostile
  * server (`hostile.ts`) that answers each request with a random valid answer,
  * error, broken body, slow drip, reset, oversized body or echo of the

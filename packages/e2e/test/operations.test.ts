@@ -1,5 +1,5 @@
 /**
- * The ten operations (and server time) through the real client against the
+ * Every operation (and server time) through the real client against the
  * sandbox over loopback: decoded values compared with what the sandbox holds,
  * with the HMAC and the RSA key, and the writes (batch cancel, TP/SL) checked
  * against the sandbox's account state.

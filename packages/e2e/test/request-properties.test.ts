@@ -449,7 +449,7 @@ describe("request validators: market data", () => {
     it.effect.prop(
       "TradeRates: any business type and symbol are refused before sending or accepted",
       [fc.record(
-        { businessType: enumText(["spot", "mix", "margin"] as const), symbol: text(spotSymbols) },
+        { businessType: enumText(TradeRates.BusinessType.literals), symbol: text(spotSymbols) },
         { requiredKeys: ["businessType"] }
       )],
       ([request]) =>
@@ -485,7 +485,7 @@ describe("request validators: trading", () => {
       [fc.record(
         {
           symbol: text(spotSymbols),
-          batchMode: enumText(["single", "multiple"] as const),
+          batchMode: enumText(BatchCancel.BatchMode.literals),
           orderList: fc.oneof(
             { weight: 4, arbitrary: fc.array(orderRef, { minLength: 1, maxLength: 4 }) },
             { weight: 1, arbitrary: fc.array(orderRef, { minLength: 0, maxLength: 60 }) }
@@ -512,18 +512,18 @@ describe("request validators: trading", () => {
           marginCoin: text(coins),
           productType: enumText(productTypes),
           symbol: text(futuresSymbols),
-          holdSide: enumText(["long", "short", "buy", "sell"] as const),
+          holdSide: enumText(PositionTpsl.HoldSide.literals),
           stopSurplusTriggerPrice: decimal,
           stopSurplusSize: decimal,
-          stopSurplusTriggerType: enumText(["fill_price", "mark_price"] as const),
+          stopSurplusTriggerType: enumText(PositionTpsl.TriggerType.literals),
           stopSurplusExecutePrice: decimal,
           stopSurplusClientOid: clientOid,
           stopLossTriggerPrice: decimal,
           stopLossSize: decimal,
-          stopLossTriggerType: enumText(["fill_price", "mark_price"] as const),
+          stopLossTriggerType: enumText(PositionTpsl.TriggerType.literals),
           stopLossExecutePrice: decimal,
           stopLossClientOid: clientOid,
-          stpMode: enumText(["none", "cancel_taker", "cancel_maker", "cancel_both"] as const)
+          stpMode: enumText(PositionTpsl.StpMode.literals)
         },
         { requiredKeys: ["marginCoin", "productType", "symbol", "holdSide"] }
       )],
@@ -559,7 +559,7 @@ describe("request validators: history", () => {
           endTime: instant,
           idLessThan: numericId,
           limit: count(1, 100),
-          status: enumText(["pending_pay", "Paid", "Appeal", "Completed", "cancelled"] as const),
+          status: enumText(P2pOrders.P2pStatusFilter.literals),
           advNo: text(["1234567890123456789"]),
           side: enumText(["buy", "sell"] as const),
           coin: text(coins),
@@ -698,7 +698,7 @@ describe("request validators: streams (up to three elements)", () => {
           startTime: streamInstant,
           endTime: streamInstant,
           coin: text(coins),
-          status: enumText(["pending_pay", "Paid", "Appeal", "Completed", "cancelled"] as const),
+          status: enumText(P2pOrders.P2pStatusFilter.literals),
           pageSize: count(1, 100),
           order
         },
