@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import type * as Internal from "./internal/route.js"
+import type { Definition } from "./internal/route.js"
 import * as BatchCancel from "./routes/batch-cancel.js"
 import * as FundNetFlow from "./routes/fund-net-flow.js"
 import * as FuturesHistory from "./routes/futures-history.js"
@@ -49,7 +49,7 @@ export type RouteName = (typeof table)[number]["info"]["name"]
  * @since 0.1.0
  * @category models
  */
-export type Access = Internal.Access
+export type Access = "public" | "signed" | "identified"
 
 /**
  * Who a frequency limit counts: the API key (`uid`) or the client address (`ip`).
@@ -57,23 +57,31 @@ export type Access = Internal.Access
  * @since 0.1.0
  * @category models
  */
-export type LimitScope = Internal.LimitScope
+export type LimitScope = "uid" | "ip"
 
 /**
- * One served route: name, method, path, access rule, and `perSecond` calls
- * allowed per rolling second (before `limitScale`) counted by `scope`.
+ * One served route.
  *
  * @since 0.1.0
  * @category models
  */
-export type RouteInfo = Internal.RouteInfo<RouteName>
+export interface RouteInfo {
+  readonly name: RouteName
+  readonly method: "GET" | "POST"
+  readonly path: `/${string}`
+  readonly access: Access
+  /** Calls allowed per rolling second, before `limitScale`. */
+  readonly perSecond: number
+  readonly scope: LimitScope
+}
 
 /**
- * Every route with its operation, for the server.
+ * Every route with its operation, for the server; each route's entry is
+ * checked against `RouteInfo` here.
  *
  * @internal
  */
-export const definitions: ReadonlyArray<Internal.Definition<RouteName>> = table
+export const definitions: ReadonlyArray<Definition<RouteInfo>> = table
 
 /**
  * Every route, in the order of the spec (server time first).

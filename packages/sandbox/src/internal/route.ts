@@ -1,7 +1,9 @@
 /**
  * What a route is made of: its entry in the route table (method, path, access
  * rule, frequency limit) and its operation, which answers one call after
- * authentication. Each module of `routes/` defines one with `define`.
+ * authentication. Each module of `routes/` defines one with `define`; the
+ * entry's type is `Route.RouteInfo`, which this module does not import (the
+ * route table imports the routes).
  *
  * @internal
  */
@@ -10,23 +12,6 @@ import type { DemoKey } from "../DemoKey.js"
 import type { AccountState } from "./accounts.js"
 import type { ApiFailure, Query } from "./params.js"
 import type { World } from "./world.js"
-
-/** How a route knows its caller (see `Route.Access`). */
-export type Access = "public" | "signed" | "identified"
-
-/** Who a frequency limit counts (see `Route.LimitScope`). */
-export type LimitScope = "uid" | "ip"
-
-/** One route's entry in the table. */
-export interface RouteInfo<Name extends string> {
-  readonly name: Name
-  readonly method: "GET" | "POST"
-  readonly path: `/${string}`
-  readonly access: Access
-  /** Calls allowed per rolling second, before `limitScale`. */
-  readonly perSecond: number
-  readonly scope: LimitScope
-}
 
 /** What an operation reads and changes of the running sandbox (the server passes its `State`). */
 export interface Exchange {
@@ -53,17 +38,14 @@ export interface Call {
 /** An operation: the `data` of a success envelope, or an error answer. */
 export type Handler = (call: Call) => Either.Either<unknown, ApiFailure>
 
-/** A route: its entry in the table and its operation. */
-export interface Definition<Name extends string> {
-  readonly info: RouteInfo<Name>
+/** A route: its entry in the table (`Route.RouteInfo`, checked where the table is assembled) and its operation. */
+export interface Definition<Info> {
+  readonly info: Info
   readonly handler: Handler
 }
 
-/** Defines a route (its name is kept as a literal type, from which `Route.RouteName` is derived). */
-export const define = <const Name extends string>(info: RouteInfo<Name>, handler: Handler): Definition<Name> => ({
-  info,
-  handler
-})
+/** Defines a route; its entry keeps its literal types, from which `Route.RouteName` is derived. */
+export const define = <const Info>(info: Info, handler: Handler): Definition<Info> => ({ info, handler })
 
 /** The API key of the caller, empty for an anonymous one. */
 export const apiKeyOf = (call: Call): string => call.key?.apiKey ?? ""

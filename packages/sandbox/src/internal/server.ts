@@ -13,7 +13,7 @@ import { Clock, Effect, Either, Option } from "effect"
 import type { Fault } from "../Fault.js"
 import * as Faults from "../Fault.js"
 import type { Entry, SignatureCheck } from "../RequestLog.js"
-import type { RouteName } from "../Route.js"
+import type { RouteInfo } from "../Route.js"
 import * as Route from "../Route.js"
 import type { CredentialHeaders, Verifier } from "./auth.js"
 import { authenticate, parseQuery } from "./auth.js"
@@ -99,7 +99,7 @@ const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
 const respond = (
   state: State,
   verifiers: ReadonlyMap<string, Verifier>,
-  { handler, info: route }: Definition<RouteName>,
+  { handler, info: route }: Definition<RouteInfo>,
   request: {
     readonly method: string
     readonly path: string
@@ -197,7 +197,7 @@ const liveClock = Clock.make()
 
 /** The router of a sandbox. */
 export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) => {
-  const serve = (definition: Definition<RouteName> | undefined) =>
+  const serve = (definition: Definition<RouteInfo> | undefined) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const started = Date.now()
