@@ -4,16 +4,25 @@
  * client itself (one 40008, a server-time read, then success).
  */
 import { BitgetError, Credentials, FuturesHistory, PositionTpsl, TradeRates } from "@bitget-effect/core"
-import { Sandbox } from "@bitget-effect/sandbox"
-import { assert, describe, layer } from "@effect/vitest"
+import type { Sandbox } from "@bitget-effect/sandbox"
+import { assert, describe } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
 import { createPrivateKey, generateKeyPairSync } from "node:crypto"
-import { apiKeyOf, clientClockOffset, describeLog, failureOf, freshSandbox, logOf, withClient } from "./support.js"
+import {
+  apiKeyOf,
+  clientClockOffset,
+  describeLog,
+  failureOf,
+  freshSandbox,
+  logOf,
+  onSandbox,
+  withClient
+} from "./support.js"
 
 const rates = TradeRates.tradeRates({ businessType: "spot", symbol: "BTCUSDT" })
 
 describe("authentication", () => {
-  layer(Sandbox.layer({ seed: 11, sizes: { futuresOrders: 300 } }), { excludeTestServices: true })((it) => {
+  onSandbox({ seed: 11, sizes: { futuresOrders: 300 } })((it) => {
     const cases = [
       {
         name: "a wrong HMAC secret → 40009",

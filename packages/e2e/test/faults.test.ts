@@ -20,10 +20,10 @@ import {
 } from "@bitget-effect/core"
 import type { Route } from "@bitget-effect/sandbox"
 import { Fault, Sandbox } from "@bitget-effect/sandbox"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect } from "effect"
 import type { ClientOptions, KeyName } from "./support.js"
-import { apiKeyOf, describeLog, failureOf, freshSandbox, logOf, withClient } from "./support.js"
+import { apiKeyOf, describeLog, failureOf, freshSandbox, logOf, onSandbox, withClient } from "./support.js"
 
 const noRetries: ClientOptions = { retry: { maxAttempts: 1 }, timeout: "500 millis" }
 
@@ -42,6 +42,11 @@ const tax = Effect.suspend(() =>
     endTime: DateTime.unsafeMake(Date.now()),
     limit: 10
   })
+)
+
+/** How many orders the HMAC key has open in the sandbox. */
+const openHmacOrders = Effect.flatMap(Sandbox.Sandbox, (sandbox) => sandbox.openOrders(apiKeyOf(sandbox, "hmac"))).pipe(
+  Effect.map((orders) => orders.length)
 )
 
 /** Orders of BTCUSDT to cancel, read from the sandbox at the time of the call. */
@@ -192,12 +197,12 @@ const cases: ReadonlyArray<Case> = [
 ]
 
 describe("faults", () => {
-  layer(Sandbox.layer({ seed: 51 }), { excludeTestServices: true })((it) => {
+  onSandbox({ seed: 51 })((it) => {
     for (const testCase of cases) {
       it.effect(`retries off: ${testCase.name} → ${testCase.route} fails typed, once`, () =>
         Effect.gen(function*() {
           const sandbox = yield* freshSandbox
-          const ordersBefore = (yield* sandbox.openOrders(apiKeyOf(sandbox, "hmac"))).length
+          const ordersBefore = yield* openHmacOrders
           yield* sandbox.inject(testCase.route, testCase.fault)
           const error = yield* failureOf(
             testCase.call.pipe(withClient({ ...noRetries, key: testCase.key ?? "hmac" })),
@@ -215,7 +220,7 @@ describe("faults", () => {
           }
           // a fault that is answered before processing leaves the orders and plans as they were
           if (testCase.route === "batch-cancel") {
-            assert.strictEqual((yield* sandbox.openOrders(apiKeyOf(sandbox, "hmac"))).length, ordersBefore)
+            assert.strictEqual(yield* openHmacOrders, ordersBefore)
           }
           if (testCase.route === "place-pos-tpsl") {
             assert.deepStrictEqual(yield* sandbox.plans(apiKeyOf(sandbox, "hmac")), [])
@@ -226,12 +231,11 @@ describe("faults", () => {
     it.effect("retries off: a truncated batch-cancel answer is a decode error, though the orders were cancelled", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const apiKey = apiKeyOf(sandbox, "hmac")
-        const before = (yield* sandbox.openOrders(apiKey)).length
+        const before = yield* openHmacOrders
         yield* sandbox.inject("batch-cancel", Fault.truncatedJson)
         const error = yield* failureOf(cancelFirstBtcOrders.pipe(withClient(noRetries)))
         decodeError(error)
-        assert.strictEqual((yield* sandbox.openOrders(apiKey)).length, before - 2, "the sandbox processed the cancel")
+        assert.strictEqual(yield* openHmacOrders, before - 2, "the sandbox processed the cancel")
       }))
 
     it.effect("retries on: TP/SL (unsafe) is not retried after a 503; nothing was placed", () =>
@@ -294,13 +298,12 @@ describe("faults", () => {
     it.effect("retries on: a batch cancel (idempotent) is retried after a reset and cancels its orders", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
-        const apiKey = apiKeyOf(sandbox, "hmac")
-        const before = (yield* sandbox.openOrders(apiKey)).length
+        const before = yield* openHmacOrders
         yield* sandbox.inject("batch-cancel", Fault.connectionReset)
         const result = yield* cancelFirstBtcOrders.pipe(withClient())
         assert.isTrue(result.allCancelled)
         assert.strictEqual(result.succeeded.length, 2)
-        assert.strictEqual((yield* sandbox.openOrders(apiKey)).length, before - 2)
+        assert.strictEqual(yield* openHmacOrders, before - 2)
         assert.deepStrictEqual(describeLog(yield* logOf()), ["batch-cancel - - reset", "batch-cancel 200 00000"])
       }))
 

@@ -8,166 +8,135 @@
  * tax and P2P streams this walk has a single window.
  */
 import { FuturesHistory } from "@bitget-effect/core"
-import { Sandbox } from "@bitget-effect/sandbox"
-import { assert, describe, layer } from "@effect/vitest"
+import type { Sandbox } from "@bitget-effect/sandbox"
+import { assert, describe } from "@effect/vitest"
 import { Chunk, DateTime, Effect, Option, Stream } from "effect"
-import type { ClientOptions } from "./support.js"
+import type { Walk } from "./support.js"
 import {
-  assertNewestFirstUnique,
-  cleanPages,
+  assertCleanWalk,
+  assertWalk,
+  assertWalkRidesOutFaults,
   DAY,
   describeLog,
   enumText,
-  faultsSeen,
   freshSandbox,
   logOf,
-  midway,
+  onSandbox,
   oracle,
-  walkFaults,
+  walkClient,
   withClient
 } from "./support.js"
 
 const scale = 20
 const sizes = { futuresOrders: 1_200, p2pOrders: 10, taxRecords: 10 }
-const client: ClientOptions = {
-  rateLimit: { overrides: { "mix.ordersHistory": { limit: 10 * scale, window: "1 second" } } },
-  timeout: "400 millis",
-  retry: { baseDelay: "20 millis" }
-}
+const client = walkClient("mix.ordersHistory", 10 * scale)
 
 describe("FuturesHistory.stream", () => {
   // anchored at the start (not floored to the minute), so the oldest record stays inside the 90 days for 90 s
-  layer(Sandbox.layer({ seed: 41, sizes, limitScale: scale, anchor: Date.now() }), { excludeTestServices: true })(
-    (it) => {
-      const range = (sandbox: Sandbox.Sandbox.Service) => ({ start: sandbox.anchor - 80 * DAY, end: sandbox.anchor })
-      const walk = (sandbox: Sandbox.Sandbox.Service) =>
+  onSandbox({ seed: 41, sizes, limitScale: scale, anchor: Date.now() })((it) => {
+    const range = (sandbox: Sandbox.Sandbox.Service) => ({ start: sandbox.anchor - 80 * DAY, end: sandbox.anchor })
+    const orders: Walk<FuturesHistory.FuturesOrder> = {
+      name: "futures stream",
+      route: "futures-history",
+      client,
+      stream: (sandbox) =>
         FuturesHistory.stream({
           productType: "USDT-FUTURES",
           startTime: DateTime.unsafeMake(range(sandbox).start),
           endTime: DateTime.unsafeMake(range(sandbox).end),
           pageSize: 50
-        })
-
-      it.effect(
-        "walks 80 days in ≥ 10 pages: every order once, none missing, ending on the null page",
-        () =>
-          Effect.gen(function*() {
-            const sandbox = yield* freshSandbox
-            const expected = oracle(sandbox).futuresIds(
-              "hmac",
-              "USDT-FUTURES",
-              range(sandbox).start,
-              range(sandbox).end
-            )
-            assert.isAbove(expected.length, 900)
-            assert.isBelow(expected.length, sandbox.sizes.futuresOrders)
-            const orders = Chunk.toReadonlyArray(yield* Stream.runCollect(walk(sandbox)).pipe(withClient(client)))
-            const ids = orders.map((o) => o.orderId)
-            assertNewestFirstUnique(ids, "futures stream")
-            assert.deepStrictEqual(ids, expected)
-            assert.isTrue(orders.every((o) => o.marginCoin === "USDT" && enumText(o.posMode) === "hedge_mode"))
-            const log = yield* logOf("futures-history")
-            assert.isAtLeast(cleanPages(log).length, 10)
-            assert.strictEqual(cleanPages(log).length, log.length, "no 429 and no error on the way")
-            assert.isTrue(
-              log.every((e) => e.query.includes("productType=USDT-FUTURES") && e.query.includes("limit=50"))
-            )
-          }),
-        20_000
-      )
-
-      it.effect(
-        "the same walk rides out a 503, two 429s, a reset connection and a timeout mid-way",
-        () =>
-          Effect.gen(function*() {
-            const sandbox = yield* freshSandbox
-            const expected = oracle(sandbox).futuresIds(
-              "hmac",
-              "USDT-FUTURES",
-              range(sandbox).start,
-              range(sandbox).end
-            )
-            const orders = yield* Stream.runCollect(
-              midway(walk(sandbox), walkFaults(sandbox, "futures-history", [50, 200, 450, 700], "700 millis"))
-            ).pipe(withClient(client))
-            const ids = Chunk.toReadonlyArray(orders).map((o) => o.orderId)
-            assertNewestFirstUnique(ids, "futures stream with faults")
-            assert.deepStrictEqual(ids, expected)
-            const log = yield* logOf("futures-history")
-            assert.deepStrictEqual(
-              faultsSeen(log).filter((f) => !f.startsWith("delay")),
-              ["503", "429", "429", "reset"]
-            )
-            assert.strictEqual((yield* sandbox.stats).faultsInjected, 5)
-            assert.deepStrictEqual(yield* sandbox.pendingFaults, [])
-            assert.strictEqual(new Set(cleanPages(log).map((e) => e.query)).size, cleanPages(log).length)
-          }),
-        20_000
-      )
-
-      it.effect(
-        "COIN-FUTURES, default range (the last 90 days), server clock 45 s ahead: the whole history",
-        () =>
-          Effect.gen(function*() {
-            const sandbox = yield* freshSandbox
-            yield* sandbox.setClockOffset(45_000)
-            const expected = oracle(sandbox).futuresIds("rsa", "COIN-FUTURES", Date.now() - 90 * DAY, Date.now())
-            assert.strictEqual(expected.length, sandbox.sizes.futuresOrders / 5, "every COIN-FUTURES order is in range")
-            const orders = Chunk.toReadonlyArray(
-              yield* Stream.runCollect(FuturesHistory.stream({ productType: "COIN-FUTURES", pageSize: 20 })).pipe(
-                withClient({ ...client, key: "rsa" })
-              )
-            )
-            assert.deepStrictEqual(
-              orders.map((o) => o.orderId),
-              expected
-            )
-            assert.isTrue(orders.every((o) => enumText(o.posMode) === "one_way_mode" && o.symbol.endsWith("USD")))
-            assert.isTrue(
-              orders.some((o) => Option.getOrUndefined(o.reduceOnly) === "YES"),
-              "one-way closes are reduce-only"
-            )
-            const log = describeLog(yield* logOf())
-            assert.deepStrictEqual(log.slice(0, 3), [
-              "futures-history 400 40008",
-              "time 200 00000",
-              "futures-history 200 00000"
-            ])
-            assert.strictEqual(log.filter((line) => line.includes("40008")).length, 1)
-            assert.isAtLeast(log.length - 2, 12, "≥ 12 pages of 20")
-          }),
-        20_000
-      )
-
-      it.effect(
-        "core: with the server clock 120 s ahead, the default range still follows the exchange's 90 days",
-        () =>
-          Effect.gen(function*() {
-            const sandbox = yield* freshSandbox
-            yield* sandbox.setClockOffset(120_000)
-            const outcome = yield* Effect.either(
-              Stream.runCollect(FuturesHistory.stream({ productType: "COIN-FUTURES", pageSize: 100 })).pipe(
-                withClient(client)
-              )
-            )
-            const serverNow = yield* sandbox.serverTime
-            // the client learns the offset from the 40008 and signs with it, but the stream's default start is
-            // "local now - 90 days", which is 120 s before the exchange's horizon: the exchange answers 40704
-            assert.deepStrictEqual(
-              describeLog(yield* logOf()).filter((line) => line.includes("40704")),
-              [],
-              "the stream asked for data older than the exchange's 90 days"
-            )
-            assert.isTrue(outcome._tag === "Right", outcome._tag === "Left" ? outcome.left.message : "")
-            if (outcome._tag === "Right") {
-              assert.deepStrictEqual(
-                Chunk.toReadonlyArray(outcome.right).map((o) => o.orderId),
-                oracle(sandbox).futuresIds("hmac", "COIN-FUTURES", serverNow - 90 * DAY, serverNow)
-              )
-            }
-          }),
-        20_000
-      )
+        }),
+      id: (order) => order.orderId,
+      expected: (sandbox) =>
+        oracle(sandbox).futuresIds("hmac", "USDT-FUTURES", range(sandbox).start, range(sandbox).end)
     }
-  )
+
+    it.effect(
+      "walks 80 days in ≥ 10 pages: every order once, none missing, ending on the null page",
+      () =>
+        Effect.gen(function*() {
+          const sandbox = yield* freshSandbox
+          const expected = orders.expected(sandbox)
+          assert.isAbove(expected.length, 900)
+          assert.isBelow(expected.length, sandbox.sizes.futuresOrders)
+          const walked = yield* assertWalk(orders, sandbox)
+          assert.isTrue(walked.every((o) => o.marginCoin === "USDT" && enumText(o.posMode) === "hedge_mode"))
+          const log = yield* assertCleanWalk(orders)
+          assert.isTrue(
+            log.every((e) => e.query.includes("productType=USDT-FUTURES") && e.query.includes("limit=50"))
+          )
+        }),
+      20_000
+    )
+
+    it.effect(
+      "the same walk rides out a 503, two 429s, a reset connection and a timeout mid-way",
+      () => Effect.flatMap(freshSandbox, (sandbox) => assertWalkRidesOutFaults(orders, sandbox, [50, 200, 450, 700])),
+      20_000
+    )
+
+    it.effect(
+      "COIN-FUTURES, default range (the last 90 days), server clock 45 s ahead: the whole history",
+      () =>
+        Effect.gen(function*() {
+          const sandbox = yield* freshSandbox
+          yield* sandbox.setClockOffset(45_000)
+          const expected = oracle(sandbox).futuresIds("rsa", "COIN-FUTURES", Date.now() - 90 * DAY, Date.now())
+          assert.strictEqual(expected.length, sandbox.sizes.futuresOrders / 5, "every COIN-FUTURES order is in range")
+          const orders = Chunk.toReadonlyArray(
+            yield* Stream.runCollect(FuturesHistory.stream({ productType: "COIN-FUTURES", pageSize: 20 })).pipe(
+              withClient({ ...client, key: "rsa" })
+            )
+          )
+          assert.deepStrictEqual(
+            orders.map((o) => o.orderId),
+            expected
+          )
+          assert.isTrue(orders.every((o) => enumText(o.posMode) === "one_way_mode" && o.symbol.endsWith("USD")))
+          assert.isTrue(
+            orders.some((o) => Option.getOrUndefined(o.reduceOnly) === "YES"),
+            "one-way closes are reduce-only"
+          )
+          const log = describeLog(yield* logOf())
+          assert.deepStrictEqual(log.slice(0, 3), [
+            "futures-history 400 40008",
+            "time 200 00000",
+            "futures-history 200 00000"
+          ])
+          assert.strictEqual(log.filter((line) => line.includes("40008")).length, 1)
+          assert.isAtLeast(log.length - 2, 12, "≥ 12 pages of 20")
+        }),
+      20_000
+    )
+
+    it.effect(
+      "core: with the server clock 120 s ahead, the default range still follows the exchange's 90 days",
+      () =>
+        Effect.gen(function*() {
+          const sandbox = yield* freshSandbox
+          yield* sandbox.setClockOffset(120_000)
+          const outcome = yield* Effect.either(
+            Stream.runCollect(FuturesHistory.stream({ productType: "COIN-FUTURES", pageSize: 100 })).pipe(
+              withClient(client)
+            )
+          )
+          const serverNow = yield* sandbox.serverTime
+          // the client learns the offset from the 40008 and signs with it, but the stream's default start is
+          // "local now - 90 days", which is 120 s before the exchange's horizon: the exchange answers 40704
+          assert.deepStrictEqual(
+            describeLog(yield* logOf()).filter((line) => line.includes("40704")),
+            [],
+            "the stream asked for data older than the exchange's 90 days"
+          )
+          assert.isTrue(outcome._tag === "Right", outcome._tag === "Left" ? outcome.left.message : "")
+          if (outcome._tag === "Right") {
+            assert.deepStrictEqual(
+              Chunk.toReadonlyArray(outcome.right).map((o) => o.orderId),
+              oracle(sandbox).futuresIds("hmac", "COIN-FUTURES", serverNow - 90 * DAY, serverNow)
+            )
+          }
+        }),
+      20_000
+    )
+  })
 })

@@ -19,8 +19,7 @@ import {
   TaxRecords,
   TradeRates
 } from "@bitget-effect/core"
-import { Sandbox } from "@bitget-effect/sandbox"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect, Option } from "effect"
 import {
   apiKeyOf,
@@ -33,6 +32,7 @@ import {
   failureOf,
   freshSandbox,
   logOf,
+  onSandbox,
   oracle,
   withClient
 } from "./support.js"
@@ -42,7 +42,7 @@ const sizes = { p2pOrders: 500, p2pDays: 60, taxRecords: 3_000, taxDays: 60, tax
 const decimal = BigDecimal.unsafeFromString
 
 describe("operations", () => {
-  layer(Sandbox.layer({ seed: 7, sizes }), { excludeTestServices: true })((it) => {
+  onSandbox({ seed: 7, sizes })((it) => {
     it.effect("symbols: every pair decoded exactly as the sandbox holds it; `$` and CJK pairs by name", () =>
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox

@@ -5,10 +5,9 @@
  * 429 when it is on (the default).
  */
 import { BitgetError, FundNetFlow, OpenInterestLimit, Symbols } from "@bitget-effect/core"
-import { Sandbox } from "@bitget-effect/sandbox"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { freshSandbox, logOf, withClient } from "./support.js"
+import { freshSandbox, logOf, onSandbox, withClient } from "./support.js"
 
 /** `n` calls at once to an endpoint limited to 5 per second per UID. */
 const openInterestBurstOf = (n: number) =>
@@ -27,7 +26,7 @@ const symbolsBurst = Effect.all(
 )
 
 describe("rate limits", () => {
-  layer(Sandbox.layer({ seed: 5 }), { excludeTestServices: true })((it) => {
+  onSandbox({ seed: 5 })((it) => {
     it.effect("limiter off, no retries: a burst over 5/s per UID yields typed 429s (kind RateLimited)", () =>
       Effect.gen(function*() {
         yield* freshSandbox

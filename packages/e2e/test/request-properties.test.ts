@@ -36,10 +36,10 @@ import {
 } from "@bitget-effect/core"
 import type { RequestLog } from "@bitget-effect/sandbox"
 import { Sandbox } from "@bitget-effect/sandbox"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
 import { BigDecimal, Cause, Chunk, DateTime, Effect, Exit, FastCheck as fc, Option, Stream } from "effect"
 import type { ClientOptions } from "./support.js"
-import { DAY, withClient } from "./support.js"
+import { DAY, onSandbox, withClient } from "./support.js"
 
 const seed = Number(process.env.PROPERTY_SEED ?? 20_250_612)
 const runs = Number(process.env.PROPERTY_RUNS ?? 120)
@@ -61,13 +61,12 @@ const client: ClientOptions = { retry: { maxAttempts: 1 }, timeout: "2 seconds",
 const hangAfter = "20 seconds"
 
 /** The sandbox of every block: no frequency limits, the RPI book open to every key, small data sets. */
-const sandboxLayer = (seedValue: number) =>
-  Sandbox.layer({
-    seed: seedValue,
-    limits: false,
-    rpiOpen: true,
-    sizes: { p2pOrders: 400, p2pDays: 120, taxRecords: 400, taxDays: 120, taxBurst: 0, futuresOrders: 400 }
-  })
+const sandboxOptions = (seedValue: number): Sandbox.Options => ({
+  seed: seedValue,
+  limits: false,
+  rpiOpen: true,
+  sizes: { p2pOrders: 400, p2pDays: 120, taxRecords: 400, taxDays: 120, taxBurst: 0, futuresOrders: 400 }
+})
 
 // ---------------------------------------------------------------------------
 // The verdict on one call
@@ -123,6 +122,12 @@ const describeEntries = (entries: ReadonlyArray<RequestLog.Entry>): string =>
  * dropped or altered (trimming surrounding whitespace is the one change allowed).
  */
 type Sent = ReadonlyArray<readonly [name: string, value: string | undefined]>
+
+/** Some text fields of a request, by name, as it must send them (`Sent`). */
+const asGiven = <K extends string>(
+  request: { readonly [P in K]?: string | undefined },
+  ...names: ReadonlyArray<K>
+): Sent => names.map((name) => [name, request[name]])
 
 /** The first given parameter a logged request does not carry as given. */
 const alteredParameter = (entries: ReadonlyArray<RequestLog.Entry>, sent: Sent): string | undefined => {
@@ -388,31 +393,46 @@ const streamInstant: fc.Arbitrary<Instant> = fc.oneof(
 const resolve = (at: Instant, now: number): DateTime.Utc =>
   DateTime.unsafeMake(at._tag === "At" ? at.millis : now - at.days * DAY - at.millis)
 
-/** The request with its instants resolved against the clock when the call runs. */
 /** A time range with either end possibly missing. */
 type Range = { readonly startTime?: DateTime.Utc; readonly endTime?: DateTime.Utc }
 
-const withTimes = <A extends object>(
-  request: A & { readonly startTime?: Instant; readonly endTime?: Instant }
-): Effect.Effect<
-  Omit<A, "startTime" | "endTime"> & { readonly startTime?: DateTime.Utc; readonly endTime?: DateTime.Utc }
-> =>
+/** A request whose range is given as `Instant`s. */
+type Timed = { readonly startTime?: Instant; readonly endTime?: Instant }
+
+/** A request with its instants resolved: each end present (or absent) as it was given. */
+type Resolved<A extends Timed> = { readonly [K in keyof A]: K extends keyof Timed ? DateTime.Utc : A[K] }
+
+/** The request with its instants resolved against the clock when the call runs. */
+const withTimes = <A extends Timed>(request: A): Effect.Effect<Resolved<A>> =>
   Effect.sync(() => {
     const now = Date.now()
     const { endTime, startTime, ...rest } = request
+    // the spreads keep each end exactly where the request has one, which the type cannot follow
     return {
       ...rest,
       ...(startTime === undefined ? {} : { startTime: resolve(startTime, now) }),
       ...(endTime === undefined ? {} : { endTime: resolve(endTime, now) })
-    }
+    } as Resolved<A>
   })
+
+/** `verdict` (default client) on a request with instants, resolved when the call runs; shown with its resolution. */
+const verdictAt = <A extends Timed, B>(
+  label: string,
+  request: A,
+  call: (resolved: Resolved<A>) => Effect.Effect<B, BitgetError.BitgetError, BitgetClient.BitgetClient>,
+  sent: Sent = []
+) =>
+  Effect.flatMap(
+    withTimes(request),
+    (resolved) => verdict(label, { ...request, resolved }, call(resolved), client, sent)
+  )
 
 // ---------------------------------------------------------------------------
 // The properties, one sandbox per block
 // ---------------------------------------------------------------------------
 
 describe("request validators: market data", () => {
-  layer(sandboxLayer(101), { excludeTestServices: true })((it) => {
+  onSandbox(sandboxOptions(101))((it) => {
     it.effect.prop(
       "Symbols: any symbol is refused before sending or accepted",
       [text(spotSymbols)],
@@ -439,10 +459,13 @@ describe("request validators: market data", () => {
         { requiredKeys: ["category", "symbol"] }
       )],
       ([request]) =>
-        verdict("rpiOrderBook", request, RpiOrderBook.rpiOrderBook(request), client, [
-          ["symbol", request.symbol],
-          ["category", request.category]
-        ]),
+        verdict(
+          "rpiOrderBook",
+          request,
+          RpiOrderBook.rpiOrderBook(request),
+          client,
+          asGiven(request, "symbol", "category")
+        ),
       { timeout, fastCheck: params() }
     )
 
@@ -453,10 +476,13 @@ describe("request validators: market data", () => {
         { requiredKeys: ["businessType"] }
       )],
       ([request]) =>
-        verdict("tradeRates", request, TradeRates.tradeRates(request), client, [
-          ["symbol", request.symbol],
-          ["businessType", request.businessType]
-        ]),
+        verdict(
+          "tradeRates",
+          request,
+          TradeRates.tradeRates(request),
+          client,
+          asGiven(request, "symbol", "businessType")
+        ),
       { timeout, fastCheck: params() }
     )
 
@@ -464,17 +490,20 @@ describe("request validators: market data", () => {
       "OpenInterestLimit: any symbol and category are refused before sending or accepted",
       [fc.record({ symbol: text(futuresSymbols), category: enumText(OpenInterestLimit.futuresCategories) })],
       ([request]) =>
-        verdict("openInterestLimit", request, OpenInterestLimit.openInterestLimit(request), client, [
-          ["symbol", request.symbol],
-          ["category", request.category]
-        ]),
+        verdict(
+          "openInterestLimit",
+          request,
+          OpenInterestLimit.openInterestLimit(request),
+          client,
+          asGiven(request, "symbol", "category")
+        ),
       { timeout, fastCheck: params() }
     )
   })
 })
 
 describe("request validators: trading", () => {
-  layer(sandboxLayer(102), { excludeTestServices: true })((it) => {
+  onSandbox(sandboxOptions(102))((it) => {
     const orderRef = fc.record(
       { symbol: text(spotSymbols), orderId: numericId, clientOid },
       { requiredKeys: [] }
@@ -550,7 +579,7 @@ describe("request validators: trading", () => {
 })
 
 describe("request validators: history", () => {
-  layer(sandboxLayer(103), { excludeTestServices: true })((it) => {
+  onSandbox(sandboxOptions(103))((it) => {
     it.effect.prop(
       "P2pOrders: any window, filters, cursor and limit are refused before sending or accepted",
       [fc.record(
@@ -570,17 +599,11 @@ describe("request validators: history", () => {
         { requiredKeys: [] }
       )],
       ([request]) =>
-        Effect.flatMap(
-          withTimes(request),
-          (resolved) =>
-            verdict("p2pOrders", { ...request, resolved }, P2pOrders.p2pOrders(resolved), client, [
-              ["coin", request.coin],
-              ["fiat", request.fiat],
-              ["advNo", request.advNo],
-              ["orderNo", request.orderNo],
-              ["idLessThan", request.idLessThan],
-              ["status", request.status]
-            ])
+        verdictAt(
+          "p2pOrders",
+          request,
+          (resolved) => P2pOrders.p2pOrders(resolved),
+          asGiven(request, "coin", "fiat", "advNo", "orderNo", "idLessThan", "status")
         ),
       { timeout, fastCheck: params() }
     )
@@ -592,18 +615,12 @@ describe("request validators: history", () => {
         { requiredKeys: ["startTime", "endTime"] }
       )],
       ([request]) =>
-        Effect.flatMap(withTimes(request), (resolved) => {
-          const { endTime, startTime, ...rest } = resolved
-          return startTime === undefined || endTime === undefined
-            ? Effect.void
-            : verdict(
-              "spotRecords",
-              { ...request, resolved },
-              TaxRecords.spotRecords({ ...rest, startTime, endTime }),
-              client,
-              [["coin", request.coin], ["idLessThan", request.idLessThan]]
-            )
-        }),
+        verdictAt(
+          "spotRecords",
+          request,
+          (resolved) => TaxRecords.spotRecords(resolved),
+          asGiven(request, "coin", "idLessThan")
+        ),
       { timeout, fastCheck: params() }
     )
 
@@ -624,17 +641,11 @@ describe("request validators: history", () => {
         { requiredKeys: ["productType"] }
       )],
       ([request]) =>
-        Effect.flatMap(
-          withTimes(request),
-          (resolved) =>
-            verdict("ordersHistory", { ...request, resolved }, FuturesHistory.ordersHistory(resolved), client, [
-              ["symbol", request.symbol],
-              ["orderId", request.orderId],
-              ["clientOid", request.orderId === undefined ? request.clientOid : undefined],
-              ["idLessThan", request.idLessThan],
-              ["orderSource", request.orderSource]
-            ])
-        ),
+        verdictAt("ordersHistory", request, (resolved) => FuturesHistory.ordersHistory(resolved), [
+          ...asGiven(request, "symbol", "orderId"),
+          ["clientOid", request.orderId === undefined ? request.clientOid : undefined],
+          ...asGiven(request, "idLessThan", "orderSource")
+        ]),
       { timeout, fastCheck: params() }
     )
 
@@ -657,8 +668,7 @@ describe("request validators: history", () => {
       it.effect.prop(
         `${name}: any window alone (either end missing) is refused before sending or accepted`,
         [fc.record({ startTime: instant, endTime: instant }, { requiredKeys: [] })],
-        ([request]) =>
-          Effect.flatMap(withTimes(request), (resolved) => verdict(route, { ...request, resolved }, call(resolved))),
+        ([request]) => verdictAt(route, request, call),
         { timeout, fastCheck: { ...params(), examples: [[{ startTime: { _tag: "Ago", days: 100, millis: 0 } }]] } }
       )
     }
@@ -666,7 +676,7 @@ describe("request validators: history", () => {
 })
 
 describe("request validators: streams (up to three elements)", () => {
-  layer(sandboxLayer(104), { excludeTestServices: true })((it) => {
+  onSandbox(sandboxOptions(104))((it) => {
     const firstThree = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
       Effect.map(Stream.runCollect(Stream.take(stream, 3)), Chunk.toReadonlyArray)
     const order = fc.constantFrom("newestFirst" as const, "oldestFirst" as const)
@@ -678,16 +688,11 @@ describe("request validators: streams (up to three elements)", () => {
         { requiredKeys: ["startTime", "endTime"] }
       )],
       ([request]) =>
-        Effect.flatMap(withTimes(request), (resolved) => {
-          const { endTime, startTime, ...rest } = resolved
-          return startTime === undefined || endTime === undefined
-            ? Effect.void
-            : verdict(
-              "TaxRecords.stream",
-              { ...request, resolved },
-              Effect.suspend(() => firstThree(TaxRecords.stream({ ...rest, startTime, endTime })))
-            )
-        }),
+        verdictAt(
+          "TaxRecords.stream",
+          request,
+          (resolved) => Effect.suspend(() => firstThree(TaxRecords.stream(resolved)))
+        ),
       { timeout, fastCheck: params(60) }
     )
 
@@ -705,16 +710,11 @@ describe("request validators: streams (up to three elements)", () => {
         { requiredKeys: ["startTime"] }
       )],
       ([request]) =>
-        Effect.flatMap(withTimes(request), (resolved) => {
-          const { startTime, ...rest } = resolved
-          return startTime === undefined
-            ? Effect.void
-            : verdict(
-              "P2pOrders.stream",
-              { ...request, resolved },
-              Effect.suspend(() => firstThree(P2pOrders.stream({ ...rest, startTime })))
-            )
-        }),
+        verdictAt(
+          "P2pOrders.stream",
+          request,
+          (resolved) => Effect.suspend(() => firstThree(P2pOrders.stream(resolved)))
+        ),
       { timeout, fastCheck: params(60) }
     )
 
@@ -733,12 +733,11 @@ describe("request validators: streams (up to three elements)", () => {
         { requiredKeys: ["productType"] }
       )],
       ([request]) =>
-        Effect.flatMap(withTimes(request), (resolved) =>
-          verdict(
-            "FuturesHistory.stream",
-            { ...request, resolved },
-            Effect.suspend(() => firstThree(FuturesHistory.stream(resolved)))
-          )),
+        verdictAt(
+          "FuturesHistory.stream",
+          request,
+          (resolved) => Effect.suspend(() => firstThree(FuturesHistory.stream(resolved)))
+        ),
       { timeout, fastCheck: params(60) }
     )
 
@@ -765,7 +764,7 @@ describe("request validators: streams (up to three elements)", () => {
 })
 
 describe("request validators: credentials and header values", () => {
-  layer(sandboxLayer(105), { excludeTestServices: true })((it) => {
+  onSandbox(sandboxOptions(105))((it) => {
     /** Retries on, so a refusal that is retried as a network failure shows as such. */
     const retrying: ClientOptions = { ...client, retry: { maxAttempts: 3, baseDelay: "5 millis", jitter: false } }
 

@@ -1,27 +1,27 @@
 /**
  * End-to-end support: the real client (`BitgetNode.layer`: undici and
  * node:crypto) pointed at a running sandbox, helpers to read the sandbox's
- * request log, and an oracle that knows which records the sandbox holds.
+ * request log, an oracle that knows which records the sandbox holds, and the
+ * checks of a stream walked to its end.
  *
  * Every test file shares one sandbox per `describe` block through
- * `layer(..., { excludeTestServices: true })`, so the clock is the live one
- * (the client's timeouts, backoff and limiter sleep for real), and calls
- * `sandbox.reset` first.
+ * `onSandbox`, so the clock is the live one (the client's timeouts, backoff
+ * and limiter sleep for real), and calls `sandbox.reset` first.
  */
-import type { BitgetConfig, Schemas } from "@bitget-effect/core"
+import type { BitgetConfig, BitgetError, Schemas } from "@bitget-effect/core"
 import { BitgetClient, Credentials } from "@bitget-effect/core"
 import { BitgetNode } from "@bitget-effect/platform-node"
 import type { RequestLog, Route } from "@bitget-effect/sandbox"
 import { Dataset, Fault, Sandbox } from "@bitget-effect/sandbox"
-import { assert } from "@effect/vitest"
+import { assert, layer } from "@effect/vitest"
 import type { Duration } from "effect"
-import { BigDecimal, Cause, DateTime, Effect, Exit, Option, Stream } from "effect"
+import { BigDecimal, Cause, Chunk, DateTime, Effect, Exit, Option, Stream } from "effect"
 
 /** The demo keys of a sandbox. */
 export type KeyName = "hmac" | "rsa" | "marketMaker"
 
 /** The credentials of a demo key, as the client takes them. */
-export const credentialsOf = (sandbox: Sandbox.Sandbox.Service, key: KeyName): Credentials.Credentials =>
+const credentialsOf = (sandbox: Sandbox.Sandbox.Service, key: KeyName): Credentials.Credentials =>
   key === "rsa" ? Credentials.rsa(sandbox.credentials.rsa) : Credentials.hmac(sandbox.credentials[key])
 
 /** The API key string of a demo key. */
@@ -35,7 +35,7 @@ export type ClientOptions = Omit<BitgetConfig.BitgetOptionsInput, "baseUrl" | "c
 }
 
 /** The real client over undici, pointed at the sandbox. */
-export const clientLayer = (sandbox: Sandbox.Sandbox.Service, options: ClientOptions = {}) => {
+const clientLayer = (sandbox: Sandbox.Sandbox.Service, options: ClientOptions = {}) => {
   const { credentials, key = "hmac", ...rest } = options
   const chosen = credentials ?? (key === "none" ? undefined : credentialsOf(sandbox, key))
   return BitgetNode.layer({ ...rest, baseUrl: sandbox.url, ...(chosen === undefined ? {} : { credentials: chosen }) })
@@ -47,6 +47,12 @@ export const withClient = (options: ClientOptions = {}) =>
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, Exclude<R, BitgetClient.BitgetClient> | Sandbox.Sandbox> =>
   Effect.flatMap(Sandbox.Sandbox, (sandbox) => Effect.provide(effect, clientLayer(sandbox, options)))
+
+/**
+ * The tests of a block, sharing one sandbox started from `options`, on the
+ * live clock: `onSandbox({ seed: 7 })((it) => …)`.
+ */
+export const onSandbox = (options: Sandbox.Options) => layer(Sandbox.layer(options), { excludeTestServices: true })
 
 /** The sandbox in context, reset to its seeded state (orders, faults, clock, limits, empty log). */
 export const freshSandbox: Effect.Effect<Sandbox.Sandbox.Service, never, Sandbox.Sandbox> = Effect.tap(
@@ -95,10 +101,10 @@ export const describeLog = (entries: ReadonlyArray<RequestLog.Entry>): ReadonlyA
   )
 
 /** The decoded query parameters of a log entry. */
-export const queryOf = (entry: RequestLog.Entry): URLSearchParams => new URLSearchParams(entry.query)
+const queryOf = (entry: RequestLog.Entry): URLSearchParams => new URLSearchParams(entry.query)
 
 /** Asserts that a list of ids has no duplicates and strictly decreases as big integers. */
-export const assertNewestFirstUnique = (ids: ReadonlyArray<string>, what: string) => {
+const assertNewestFirstUnique = (ids: ReadonlyArray<string>, what: string) => {
   assert.strictEqual(new Set(ids).size, ids.length, `${what}: duplicate ids`)
   for (let i = 1; i < ids.length; i++) {
     if (!(BigInt(ids[i] as string) < BigInt(ids[i - 1] as string))) {
@@ -171,11 +177,79 @@ export const enumText = <L extends string>(value: Schemas.OpenEnum<L>): string =
   typeof value === "string" ? value : `?${value.value}`
 
 /**
+ * Client options for a walk: `operation`'s own limiter set to `perSecond`
+ * (the sandbox's limit as scaled by its `limitScale`), a 400 ms timeout and
+ * 20 ms backoff, so the walk is quick and the faults of
+ * `assertWalkRidesOutFaults` are ridden out by retries.
+ */
+export const walkClient = (operation: string, perSecond: number): ClientOptions => ({
+  rateLimit: { overrides: { [operation]: { limit: perSecond, window: "1 second" } } },
+  timeout: "400 millis",
+  retry: { baseDelay: "20 millis" }
+})
+
+/** A stream under test: how to walk it on a sandbox, and what it must yield there. */
+export interface Walk<A> {
+  /** Names the walk in assertion messages. */
+  readonly name: string
+  /** The route its pages are asked of. */
+  readonly route: Route.RouteName
+  readonly client: ClientOptions
+  readonly stream: (
+    sandbox: Sandbox.Sandbox.Service
+  ) => Stream.Stream<A, BitgetError.BitgetError, BitgetClient.BitgetClient>
+  readonly id: (item: A) => string
+  /** The ids the sandbox holds for the walk (from the `oracle`, not its HTTP paging), newest first. */
+  readonly expected: (sandbox: Sandbox.Sandbox.Service) => ReadonlyArray<string>
+}
+
+/**
+ * Runs a stream to its end with a fresh client and asserts its ids are
+ * unique, newest first, and exactly the walk's expected ones; the elements.
+ */
+const assertYields = <A>(
+  walk: Walk<A>,
+  sandbox: Sandbox.Sandbox.Service,
+  stream: Stream.Stream<A, BitgetError.BitgetError, BitgetClient.BitgetClient>,
+  what: string
+): Effect.Effect<ReadonlyArray<A>, BitgetError.BitgetError, Sandbox.Sandbox> =>
+  Effect.gen(function*() {
+    const expected = walk.expected(sandbox)
+    const items = Chunk.toReadonlyArray(yield* Stream.runCollect(stream).pipe(withClient(walk.client)))
+    const ids = items.map(walk.id)
+    assertNewestFirstUnique(ids, what)
+    assert.deepStrictEqual(ids, expected, `${what}: exactly the sandbox's records, in order`)
+    return items
+  })
+
+/** Walks a stream on the sandbox, asserting as `assertYields` does; the elements, for the test's own checks. */
+export const assertWalk = <A>(
+  walk: Walk<A>,
+  sandbox: Sandbox.Sandbox.Service
+): Effect.Effect<ReadonlyArray<A>, BitgetError.BitgetError, Sandbox.Sandbox> =>
+  assertYields(walk, sandbox, walk.stream(sandbox), walk.name)
+
+/** The pages a route answered normally (HTTP 200, no fault). */
+export const cleanPages = (entries: ReadonlyArray<RequestLog.Entry>): ReadonlyArray<RequestLog.Entry> =>
+  entries.filter((entry) => entry.status === 200 && entry.fault === undefined && entry.code === "00000")
+
+/** Asserts the walk's route answered it in ≥ 10 pages, every one clean (no 429, no error); the route's log. */
+export const assertCleanWalk = <A>(
+  walk: Walk<A>
+): Effect.Effect<ReadonlyArray<RequestLog.Entry>, never, Sandbox.Sandbox> =>
+  Effect.gen(function*() {
+    const log = yield* logOf(walk.route)
+    assert.isAtLeast(cleanPages(log).length, 10)
+    assert.strictEqual(cleanPages(log).length, log.length, "no 429 and no error on the way")
+    return log
+  })
+
+/**
  * Passes a stream through, running each planned effect once `after` elements
  * have been emitted, before the stream is pulled further (so before the next
  * page is requested): faults land mid-way through a walk.
  */
-export const midway = <A, E, R, R2>(
+const midway = <A, E, R, R2>(
   stream: Stream.Stream<A, E, R>,
   plan: ReadonlyArray<readonly [after: number, effect: Effect.Effect<void, never, R2>]>
 ): Stream.Stream<A, E, R | R2> =>
@@ -187,31 +261,43 @@ export const midway = <A, E, R, R2>(
     Stream.map(([item]) => item)
   )
 
-/**
- * The faults a walk must ride out, injected on one route at four points: a
- * 503 gateway page, a burst of two 429s, a reset connection, and an answer
- * held back longer than the client's timeout.
- */
-export const walkFaults = (
-  sandbox: Sandbox.Sandbox.Service,
-  route: Route.RouteName,
-  points: readonly [number, number, number, number],
-  delay: Duration.DurationInput
-) =>
-  [
-    [points[0], sandbox.inject(route, Fault.httpError(503))],
-    [points[1], sandbox.inject(route, Fault.tooManyRequests, { times: 2 })],
-    [points[2], sandbox.inject(route, Fault.connectionReset)],
-    [points[3], sandbox.inject(route, Fault.delay(delay))]
-  ] as const
-
 /** The fault column of a route's log entries that carried one, in order. */
-export const faultsSeen = (entries: ReadonlyArray<RequestLog.Entry>): ReadonlyArray<string> =>
+const faultsSeen = (entries: ReadonlyArray<RequestLog.Entry>): ReadonlyArray<string> =>
   entries.flatMap((entry) => (entry.fault === undefined ? [] : [entry.fault]))
 
-/** The pages a route answered normally (HTTP 200, no fault). */
-export const cleanPages = (entries: ReadonlyArray<RequestLog.Entry>): ReadonlyArray<RequestLog.Entry> =>
-  entries.filter((entry) => entry.status === 200 && entry.fault === undefined && entry.code === "00000")
+/**
+ * Walks a stream with faults injected on its route after the given numbers
+ * of elements (a 503 gateway page, a burst of two 429s, a reset connection,
+ * and an answer held back 700 ms, past `walkClient`'s timeout) and asserts
+ * the elements are still as `assertWalk` wants them, each fault was met once
+ * (the delay aside: its abandoned request may not be logged yet), none is
+ * left unused, and no page was fetched twice after a success; the route's log.
+ */
+export const assertWalkRidesOutFaults = <A>(
+  walk: Walk<A>,
+  sandbox: Sandbox.Sandbox.Service,
+  points: readonly [number, number, number, number]
+): Effect.Effect<ReadonlyArray<RequestLog.Entry>, BitgetError.BitgetError, Sandbox.Sandbox> =>
+  Effect.gen(function*() {
+    const inject = (fault: Fault.Fault, times = 1) => sandbox.inject(walk.route, fault, { times })
+    const faulty = midway(walk.stream(sandbox), [
+      [points[0], inject(Fault.httpError(503))],
+      [points[1], inject(Fault.tooManyRequests, 2)],
+      [points[2], inject(Fault.connectionReset)],
+      [points[3], inject(Fault.delay("700 millis"))]
+    ])
+    yield* assertYields(walk, sandbox, faulty, `${walk.name} with faults`)
+    const log = yield* logOf(walk.route)
+    assert.deepStrictEqual(faultsSeen(log).filter((f) => !f.startsWith("delay")), ["503", "429", "429", "reset"])
+    assert.strictEqual((yield* sandbox.stats).faultsInjected, 5)
+    assert.deepStrictEqual(yield* sandbox.pendingFaults, [])
+    assert.strictEqual(
+      new Set(cleanPages(log).map((e) => e.query)).size,
+      cleanPages(log).length,
+      "no page was fetched twice after a success"
+    )
+    return log
+  })
 
 /** The distinct `startTime`–`endTime` windows a route was asked for. */
 export const windowsAsked = (entries: ReadonlyArray<RequestLog.Entry>): ReadonlyArray<string> => [
