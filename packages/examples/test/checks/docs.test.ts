@@ -1,3 +1,5 @@
+import * as Core from "@bitget-effect/core"
+import { Route } from "@bitget-effect/sandbox"
 import { assert, describe, it } from "@effect/vitest"
 import { existsSync } from "node:fs"
 import { join, normalize } from "node:path"
@@ -88,6 +90,34 @@ describe("the guides", () => {
           }
         }
       }
+    }
+  })
+})
+
+/** The modules of core that describe an endpoint, with it. */
+const operationModules = Object.entries(Core).flatMap(([name, module]) =>
+  "endpoint" in module ? [{ name, endpoint: module.endpoint as Core.Endpoint.Endpoint<unknown, unknown> }] : []
+)
+
+describe("the lists of operations", () => {
+  it("the README's table has a row for every module of an endpoint, naming the endpoint", () => {
+    const readme = read("README.md")
+    assert.isAtLeast(operationModules.length, 11)
+    for (const { endpoint, name } of operationModules) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`${name}\` |`))
+      assert.isDefined(row, `README.md: "The operations" has no row for ${name}`)
+      assert.include(row, Core.Endpoint.label(endpoint), `README.md: the row of ${name} names another endpoint`)
+    }
+  })
+
+  it("the architecture names every module of an endpoint, and the sandbox guide every route", () => {
+    const architecture = read("docs/architecture.md")
+    for (const { name } of operationModules) {
+      assert.include(architecture, `\`${name}\``, `docs/architecture.md does not list ${name}`)
+    }
+    const sandbox = read("docs/sandbox.md")
+    for (const route of Route.routes) {
+      assert.include(sandbox, `\`${route.name}\``, `docs/sandbox.md does not name the route ${route.name}`)
     }
   })
 })
