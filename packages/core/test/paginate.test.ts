@@ -123,7 +123,7 @@ describe("walk", () => {
           })
       }))
       assert.strictEqual(fetched, count)
-    }))
+    }), 60_000) // about 3 s alone; it checks stack and memory, not speed, so a loaded machine must not fail it
 })
 
 describe("windowed", () => {
