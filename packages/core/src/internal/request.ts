@@ -1,9 +1,9 @@
 /**
- * The request side of a call, without effects but the input's encoding: what
- * every request of a client shares (worked out once from its configuration),
- * the credentials a call signs with, the input encoded to a query or a body,
- * and one attempt's URL and headers with the prehash to sign. The answer side
- * is `envelope.ts`.
+ * The request side of a call, as pure functions (the input's encoding is an
+ * Effect only because Schema's encoder is): what every request of a client
+ * shares (worked out once from its configuration), the credentials a call
+ * signs with, the input encoded to a query or a body, and one attempt's URL
+ * and headers with the prehash to sign. The answer side is `envelope.ts`.
  *
  * @internal
  */
