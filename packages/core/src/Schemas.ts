@@ -536,18 +536,18 @@ export const IntString = (min: number, max: number) =>
  * @since 0.1.0
  * @category time
  */
-export const checkWindow =
-  (maxDays: number) =>
-  (value: { readonly startTime?: DateTime.Utc | undefined; readonly endTime?: DateTime.Utc | undefined }):
-    | true
-    | string =>
-  {
+export const checkWindow = (maxDays: number) => {
+  const maxMillis = Duration.toMillis(Duration.days(maxDays))
+  return (
+    value: { readonly startTime?: DateTime.Utc | undefined; readonly endTime?: DateTime.Utc | undefined }
+  ): true | string => {
     const { endTime, startTime } = value
     if (startTime === undefined || endTime === undefined) return true
     const span = DateTime.toEpochMillis(endTime) - DateTime.toEpochMillis(startTime)
     if (span < 0) return "startTime must not be after endTime"
-    return span <= Duration.toMillis(Duration.days(maxDays)) || `startTime to endTime must be at most ${maxDays} days`
+    return span <= maxMillis || `startTime to endTime must be at most ${maxDays} days`
   }
+}
 
 /**
  * Fills the missing end of a request's time range, so the range sent is one

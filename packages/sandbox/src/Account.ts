@@ -23,12 +23,20 @@ export interface SpotOrder {
 }
 
 /**
+ * The futures product types, in the exchange's spelling.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const productTypes = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
+
+/**
  * Futures product types. The `S`-prefixed demo types exist, but hold no positions.
  *
  * @since 0.1.0
  * @category models
  */
-export type ProductType = "USDT-FUTURES" | "COIN-FUTURES" | "USDC-FUTURES"
+export type ProductType = (typeof productTypes)[number]
 
 /**
  * An open futures position. In `hedge_mode` positions are `long` or `short`; in

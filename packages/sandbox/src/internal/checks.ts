@@ -1,6 +1,6 @@
 /**
- * Parameter checks shared by several routes: the `idLessThan` cursor, a time
- * range in order, and the futures product types.
+ * Parameter checks shared by several routes: the `idLessThan` cursor and a
+ * time range in order.
  *
  * @internal
  */
@@ -24,6 +24,3 @@ export const ordered = (
   start !== undefined && end !== undefined && start > end
     ? Either.left(Params.verification("startTime must not be after endTime"))
     : Either.right(undefined)
-
-/** The futures product types, in the exchange's spelling. */
-export const futuresProductTypes = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const

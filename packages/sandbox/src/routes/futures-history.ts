@@ -6,7 +6,8 @@
  */
 import { Either } from "effect"
 import type { ProductType } from "../Account.js"
-import { cursor, futuresProductTypes, ordered } from "../internal/checks.js"
+import { productTypes } from "../Account.js"
+import { cursor, ordered } from "../internal/checks.js"
 import * as Futures from "../internal/futures.js"
 import * as Params from "../internal/params.js"
 import { DAY } from "../internal/params.js"
@@ -31,7 +32,7 @@ export const route = define(
       const productType: ProductType = yield* Params.oneOf(
         "productType",
         yield* Params.required("productType", q.get("productType")),
-        futuresProductTypes,
+        productTypes,
         { caseInsensitive: true }
       )
       const orderSource = yield* Params.optionalOneOf("orderSource", q.get("orderSource"), Futures.filterSources)

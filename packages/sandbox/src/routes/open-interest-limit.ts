@@ -6,7 +6,7 @@
  */
 import { Either } from "effect"
 import type { ProductType } from "../Account.js"
-import { futuresProductTypes } from "../internal/checks.js"
+import { productTypes } from "../Account.js"
 import { openInterestLimit } from "../internal/market.js"
 import * as Params from "../internal/params.js"
 import { define } from "../internal/route.js"
@@ -26,7 +26,7 @@ export const route = define(
       const category: ProductType = yield* Params.oneOf(
         "category",
         yield* Params.required("category", call.query.get("category")),
-        futuresProductTypes,
+        productTypes,
         { caseInsensitive: true }
       )
       const future = call.state.world.future(category, symbol)

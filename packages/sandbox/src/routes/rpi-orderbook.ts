@@ -5,7 +5,7 @@
  * @internal
  */
 import { Either } from "effect"
-import { futuresProductTypes } from "../internal/checks.js"
+import { productTypes } from "../Account.js"
 import { rpiOrderBook } from "../internal/market.js"
 import * as Params from "../internal/params.js"
 import { define } from "../internal/route.js"
@@ -27,7 +27,7 @@ export const route = define(
       const category = yield* Params.oneOf(
         "category",
         yield* Params.required("category", call.query.get("category")),
-        ["SPOT", ...futuresProductTypes],
+        ["SPOT", ...productTypes],
         { caseInsensitive: true }
       )
       const symbol = yield* Params.required("symbol", call.query.get("symbol"))
