@@ -23,7 +23,7 @@
  *
  * @since 0.1.0
  */
-import { Data, Duration, Either } from "effect"
+import { Data, Duration, Result } from "effect"
 import type { RouteName } from "./Route.js"
 import * as Route from "./Route.js"
 
@@ -83,8 +83,7 @@ export const tooManyRequests: Fault = Fault.TooManyRequests()
  * @since 0.1.0
  * @category constructors
  */
-export const delay = (duration: Duration.DurationInput): Fault =>
-  Fault.Delay({ millis: Duration.toMillis(Duration.decode(duration)) })
+export const delay = (duration: Duration.Input): Fault => Fault.Delay({ millis: Duration.toMillis(duration) })
 
 /**
  * Destroys the socket without answering.
@@ -164,43 +163,43 @@ export interface Injection {
  * @since 0.1.0
  * @category parsing
  */
-export const parseTarget = (text: string): Either.Either<Target, string> => {
-  if (text === "*" || text === "all") return Either.right("*")
+export const parseTarget = (text: string): Result.Result<Target, string> => {
+  if (text === "*" || text === "all") return Result.succeed("*")
   const route = Route.find(text)
   return route === undefined
-    ? Either.left(`unknown route "${text}" (use one of ${Route.routes.map((r) => r.name).join(", ")}, a path, or *)`)
-    : Either.right(route.name)
+    ? Result.fail(`unknown route "${text}" (use one of ${Route.routes.map((r) => r.name).join(", ")}, a path, or *)`)
+    : Result.succeed(route.name)
 }
 
-const parseKind = (kind: string, argument: string | undefined): Either.Either<Fault, string> => {
+const parseKind = (kind: string, argument: string | undefined): Result.Result<Fault, string> => {
   switch (kind) {
     case "500":
     case "502":
     case "503":
-      return Either.right(httpError(Number(kind) as 500 | 502 | 503))
+      return Result.succeed(httpError(Number(kind) as 500 | 502 | 503))
     case "429":
-      return Either.right(tooManyRequests)
+      return Result.succeed(tooManyRequests)
     case "delay": {
       const millis = Number(argument)
       return argument !== undefined && Number.isFinite(millis) && millis >= 0
-        ? Either.right(delay(Duration.millis(millis)))
-        : Either.left(`delay needs a number of milliseconds, as in delay:250`)
+        ? Result.succeed(delay(Duration.millis(millis)))
+        : Result.fail(`delay needs a number of milliseconds, as in delay:250`)
     }
     case "reset":
-      return Either.right(connectionReset)
+      return Result.succeed(connectionReset)
     case "truncated":
-      return Either.right(truncatedJson)
+      return Result.succeed(truncatedJson)
     case "invalid-json":
-      return Either.right(invalidJson)
+      return Result.succeed(invalidJson)
     case "code": {
-      if (argument === undefined || argument === "") return Either.left(`code needs a code, as in code:40015`)
+      if (argument === undefined || argument === "") return Result.fail(`code needs a code, as in code:40015`)
       const separator = argument.indexOf(":")
-      return Either.right(
+      return Result.succeed(
         separator < 0 ? errorCode(argument) : errorCode(argument.slice(0, separator), argument.slice(separator + 1))
       )
     }
     default:
-      return Either.left(
+      return Result.fail(
         `unknown fault "${kind}" (use 500, 502, 503, 429, delay:MS, reset, truncated, invalid-json or code:CODE[:MSG])`
       )
   }
@@ -214,9 +213,9 @@ const parseKind = (kind: string, argument: string | undefined): Either.Either<Fa
  * @since 0.1.0
  * @category parsing
  */
-export const parse = (spec: string): Either.Either<Injection, string> => {
+export const parse = (spec: string): Result.Result<Injection, string> => {
   const equals = spec.indexOf("=")
-  if (equals <= 0) return Either.left(`expected route=kind, got "${spec}"`)
+  if (equals <= 0) return Result.fail(`expected route=kind, got "${spec}"`)
   let rest = spec.slice(equals + 1)
   let times: Times = 1
   const suffix = /@(\d+|forever)$/.exec(rest)
@@ -228,10 +227,10 @@ export const parse = (spec: string): Either.Either<Injection, string> => {
   const colon = rest.indexOf(":")
   const kind = colon < 0 ? rest : rest.slice(0, colon)
   const argument = colon < 0 ? undefined : rest.slice(colon + 1)
-  return Either.gen(function*() {
+  return Result.gen(function*() {
     const target = yield* parseTarget(spec.slice(0, equals))
     const fault = yield* parseKind(kind, argument)
-    if (times !== "forever" && times < 1) return yield* Either.left("@times must be at least 1")
+    if (times !== "forever" && times < 1) return yield* Result.fail("@times must be at least 1")
     return { target, fault, times }
   })
 }

@@ -7,15 +7,17 @@
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { NetAddress } from "effect/net"
 import { createServer } from "node:http"
 import type { PlanOrder, Position, SpotOrder } from "./Account.js"
 import type { DemoCredentials } from "./DemoKey.js"
 import * as DemoKey from "./DemoKey.js"
 import type * as Fault from "./Fault.js"
 import { verifier } from "./internal/auth.js"
-import { router } from "./internal/server.js"
+import { routes } from "./internal/server.js"
 import { State } from "./internal/state.js"
 import { World } from "./internal/world.js"
 import type * as RequestLog from "./RequestLog.js"
@@ -73,7 +75,7 @@ export interface Options {
  * @since 0.1.0
  * @category services
  */
-export class Sandbox extends Context.Tag("@bitget-effect/sandbox/Sandbox")<Sandbox, Sandbox.Service>() {}
+export class Sandbox extends Context.Service<Sandbox, Sandbox.Service>()("@bitget-effect/sandbox/Sandbox") {}
 
 /**
  * The types that belong to the `Sandbox` service.
@@ -131,6 +133,8 @@ export declare namespace Sandbox {
   }
 }
 
+const liveClock = Clock.Clock.defaultValue()
+
 const validate = (options: Options, sizes: Sizes): Effect.Effect<void, SandboxError> => {
   const problems: Array<string> = []
   const port = options.port ?? 0
@@ -179,7 +183,7 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
     const seed = options.seed ?? 1
     const anchor = options.anchor ?? Math.floor(Date.now() / 60_000) * 60_000
     const rsa = yield* DemoKey.makeRsa(options.rsaPrivateKeyPem).pipe(
-      Effect.catchAllDefect(() =>
+      Effect.catchDefect(() =>
         Effect.fail(new SandboxError({ reason: "Key", description: "the RSA private key is not a readable PEM key" }))
       )
     )
@@ -204,10 +208,17 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
         taxTimestampPaging: options.taxTimestampPaging ?? false
       }
     )
-    const server = yield* NodeHttpServer.make(() => createServer({ keepAliveTimeout: 5_000 }), {
-      port: options.port ?? 0,
-      host: options.host ?? "127.0.0.1"
-    }).pipe(
+    const served = HttpRouter.serve(routes(state, verifiers), { disableLogger: true, disableListenLog: true }).pipe(
+      Layer.provideMerge(
+        NodeHttpServer.layerServer(() => createServer({ keepAliveTimeout: 5_000 }), {
+          port: options.port ?? 0,
+          host: options.host ?? "127.0.0.1"
+        })
+      ),
+      // requests keep real time (delays), also in a sandbox started under a TestClock
+      Layer.provide(Layer.succeed(Clock.Clock, liveClock))
+    )
+    const context = yield* Layer.build(served).pipe(
       Effect.mapError((error) =>
         new SandboxError({
           reason: "Serve",
@@ -215,10 +226,9 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
         })
       )
     )
-    yield* server.serve(router(state, verifiers))
-    const address = server.address
-    const port = address._tag === "TcpAddress" ? address.port : 0
-    const host = address._tag === "TcpAddress" ? address.hostname : "127.0.0.1"
+    const address = Context.get(context, HttpServer.HttpServer).address
+    const port = address._tag === "UnixPathAddress" ? 0 : address.port
+    const host = address._tag === "UnixPathAddress" ? "127.0.0.1" : NetAddress.formatHost(address)
     return Sandbox.of({
       url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
       port,
@@ -267,7 +277,7 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
  *   const sandbox = yield* Sandbox.Sandbox
  *   yield* sandbox.inject("time", Fault.httpError(503), { times: 2 })
  *   const call = Effect.promise(() => fetch(`${sandbox.url}/api/v2/public/time`).then((response) => response.text()))
- *   yield* Effect.repeatN(call, 2)
+ *   yield* Effect.repeat(call, { times: 2 })
  *   const log = yield* sandbox.requests
  *   assert.deepStrictEqual(log.map((entry) => entry.status), [503, 503, 200])
  * })
@@ -278,7 +288,7 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options = {}): Layer.Layer<Sandbox, SandboxError> => Layer.scoped(Sandbox, make(options))
+export const layer = (options: Options = {}): Layer.Layer<Sandbox, SandboxError> => Layer.effect(Sandbox, make(options))
 
 /**
  * The running sandbox's service, from the context.

@@ -15,7 +15,7 @@ import { Schema } from "effect"
 export class SandboxError extends Schema.TaggedError<SandboxError>("@bitget-effect/sandbox/SandboxError")(
   "SandboxError",
   {
-    reason: Schema.Literal("Serve", "Key", "Options"),
+    reason: Schema.Literals(["Serve", "Key", "Options"]),
     description: Schema.String
   }
 ) {

@@ -28,14 +28,14 @@ const run = (args: ReadonlyArray<string>, done: (out: string) => boolean) =>
       })
     ),
     (child) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         if (child.exitCode !== null) return resume(Effect.void)
         child.once("exit", () => resume(Effect.void))
         child.kill("SIGTERM")
       })
   ).pipe(
     Effect.flatMap((child: ChildProcess) =>
-      Effect.async<{ readonly child: ChildProcess; readonly out: string }, Error>((resume) => {
+      Effect.callback<{ readonly child: ChildProcess; readonly out: string }, Error>((resume) => {
         let out = ""
         let err = ""
         child.stdout?.on("data", (chunk: Buffer) => {
@@ -79,7 +79,7 @@ describe("CLI", () => {
       assert.deepStrictEqual(faulted.map((reply) => reply.status), [503, 503, 200])
       const burst = yield* Effect.forEach([1, 2, 3], () => send(`${started.url}${paths.netFlow}?symbol=BTCUSDT`))
       assert.isTrue(burst.every((reply) => code(reply) === "00000"), "--no-limits")
-      const exited = yield* Effect.async<number | null>((resume) => {
+      const exited = yield* Effect.callback<number | null>((resume) => {
         child.once("exit", (status) => resume(Effect.succeed(status)))
         child.kill("SIGTERM")
       })
@@ -105,7 +105,7 @@ describe("CLI", () => {
 
   it.live("rejects bad flags with a usage message", () =>
     Effect.gen(function*() {
-      const result = yield* Effect.either(cli(["--fault", "nowhere=500"]))
-      assert.isTrue(result._tag === "Left" && result.left.message.includes("unknown route"))
+      const result = yield* Effect.result(cli(["--fault", "nowhere=500"]))
+      assert.isTrue(result._tag === "Failure" && result.failure.message.includes("unknown route"))
     }).pipe(Effect.scoped), 30_000)
 })

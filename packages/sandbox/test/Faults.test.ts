@@ -1,5 +1,5 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as Fault from "../src/Fault.js"
 import * as Sandbox from "../src/Sandbox.js"
 import { code, paths, publicGet, send, signedPost } from "./support.js"
@@ -76,8 +76,8 @@ describe("fault injection", () => {
       Effect.gen(function*() {
         const sandbox = yield* Sandbox.Sandbox
         yield* sandbox.inject("symbols", Fault.connectionReset)
-        const failed = yield* Effect.either(publicGet(sandbox, paths.symbols, [["symbol", "BTCUSDT"]]))
-        assert.isTrue(Either.isLeft(failed))
+        const failed = yield* Effect.result(publicGet(sandbox, paths.symbols, [["symbol", "BTCUSDT"]]))
+        assert.isTrue(Result.isFailure(failed))
         const entry = (yield* sandbox.requests).at(-1)
         assert.deepInclude(entry, { fault: "reset", status: undefined, code: undefined })
         const after = yield* publicGet(sandbox, paths.symbols, [["symbol", "BTCUSDT"]])
@@ -144,40 +144,40 @@ describe("fault injection", () => {
   it("parses the CLI form", () => {
     assert.deepStrictEqual(
       Fault.parse("symbols=503@3"),
-      Either.right({ target: "symbols", fault: Fault.httpError(503), times: 3 })
+      Result.succeed({ target: "symbols", fault: Fault.httpError(503), times: 3 })
     )
     assert.deepStrictEqual(
       Fault.parse("/api/v2/tax/spot-record=delay:1500"),
-      Either.right({ target: "tax-records", fault: Fault.delay(1500), times: 1 })
+      Result.succeed({ target: "tax-records", fault: Fault.delay(1500), times: 1 })
     )
     assert.deepStrictEqual(
       Fault.parse("*=reset@forever"),
-      Either.right({ target: "*", fault: Fault.connectionReset, times: "forever" })
+      Result.succeed({ target: "*", fault: Fault.connectionReset, times: "forever" })
     )
     assert.deepStrictEqual(
       Fault.parse("p2p-orders=code:40015:try later@2"),
-      Either.right({ target: "p2p-orders", fault: Fault.errorCode("40015", "try later"), times: 2 })
+      Result.succeed({ target: "p2p-orders", fault: Fault.errorCode("40015", "try later"), times: 2 })
     )
     assert.deepStrictEqual(
       Fault.parse("all=truncated"),
-      Either.right({ target: "*", fault: Fault.truncatedJson, times: 1 })
+      Result.succeed({ target: "*", fault: Fault.truncatedJson, times: 1 })
     )
     assert.deepStrictEqual(
       Fault.parse("time=invalid-json"),
-      Either.right({ target: "time", fault: Fault.invalidJson, times: 1 })
+      Result.succeed({ target: "time", fault: Fault.invalidJson, times: 1 })
     )
     assert.deepStrictEqual(
       Fault.parse("time=429@5"),
-      Either.right({ target: "time", fault: Fault.tooManyRequests, times: 5 })
+      Result.succeed({ target: "time", fault: Fault.tooManyRequests, times: 5 })
     )
     for (const bad of ["symbols", "nowhere=500", "symbols=418", "symbols=delay", "symbols=500@0"]) {
-      assert.isTrue(Either.isLeft(Fault.parse(bad)), bad)
+      assert.isTrue(Result.isFailure(Fault.parse(bad)), bad)
     }
   })
 })
 
 describe("a sandbox built under the TestClock", () => {
-  it.scoped("still keeps real time for delays and timestamps", () =>
+  it.effect("still keeps real time for delays and timestamps", () =>
     Effect.gen(function*() {
       const sandbox = yield* Sandbox.make({ limits: false })
       yield* sandbox.inject("time", Fault.delay(150))

@@ -7,7 +7,7 @@
  * private key is printed or written only on request.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Effect, Either } from "effect"
+import { Cause, Effect, Exit, Result, Runtime } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import * as DemoKey from "../DemoKey.js"
@@ -98,7 +98,7 @@ if (parsed.help === true) {
 }
 
 const faults = (parsed.fault ?? []).map((spec) =>
-  Either.getOrElse(Fault.parse(spec), (problem) => fail(`--fault ${spec}: ${problem}`))
+  Result.getOrElse(Fault.parse(spec), (problem) => fail(`--fault ${spec}: ${problem}`))
 )
 
 const sizeFlags = {
@@ -203,4 +203,8 @@ const program = Effect.gen(function*() {
     }))
 )
 
-NodeRuntime.runMain(program, { disableErrorReporting: true })
+/** Stopping with Ctrl+C or SIGTERM is how the server ends: exit code 0 (Effect's default is 130). */
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+
+NodeRuntime.runMain(program, { disableErrorReporting: true, teardown })

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import type { PlanOrder, Position, ProductType, SpotOrder } from "../Account.js"
 import { fixed, round, trimmed } from "./format.js"
 import { Draw, hash, hashString } from "./hash.js"
@@ -126,28 +126,28 @@ const sameSymbol = (a: string, b: string) => a.toUpperCase() === b.toUpperCase()
 export const batchCancel = (
   account: AccountState,
   body: Readonly<Record<string, unknown>>
-): Either.Either<unknown, ApiFailure> =>
-  Either.gen(function*() {
+): Result.Result<unknown, ApiFailure> =>
+  Result.gen(function*() {
     const list = body.orderList
-    if (list === undefined || list === null) return yield* Either.left(Params.missing("orderList"))
-    if (!Array.isArray(list)) return yield* Either.left(Params.invalid("orderList"))
-    if (list.length === 0) return yield* Either.left(Params.missing("orderList"))
-    if (list.length > 50) return yield* Either.left(Params.failure("40912", "single cancel cannot exceed 50"))
+    if (list === undefined || list === null) return yield* Result.fail(Params.missing("orderList"))
+    if (!Array.isArray(list)) return yield* Result.fail(Params.invalid("orderList"))
+    if (list.length === 0) return yield* Result.fail(Params.missing("orderList"))
+    if (list.length > 50) return yield* Result.fail(Params.failure("40912", "single cancel cannot exceed 50"))
     const mode =
       (yield* Params.optionalOneOf("batchMode", yield* Params.field(body, "batchMode"), ["single", "multiple"])) ??
         "single"
     const topSymbol = yield* Params.field(body, "symbol")
-    if (mode === "single" && topSymbol === undefined) return yield* Either.left(Params.missing("symbol"))
+    if (mode === "single" && topSymbol === undefined) return yield* Result.fail(Params.missing("symbol"))
     const items: Array<Item> = []
     for (const raw of list as ReadonlyArray<unknown>) {
-      if (!isRecord(raw)) return yield* Either.left(Params.invalid("orderList"))
+      if (!isRecord(raw)) return yield* Result.fail(Params.invalid("orderList"))
       const orderId = yield* Params.field(raw, "orderId")
       const clientOid = yield* Params.field(raw, "clientOid")
       if (orderId === undefined && clientOid === undefined) {
-        return yield* Either.left(Params.failure("40924", "orderId and clientOid must have one"))
+        return yield* Result.fail(Params.failure("40924", "orderId and clientOid must have one"))
       }
       const symbol = mode === "single" ? topSymbol : yield* Params.field(raw, "symbol")
-      if (symbol === undefined) return yield* Either.left(Params.missing("symbol"))
+      if (symbol === undefined) return yield* Result.fail(Params.missing("symbol"))
       items.push({ orderId, clientOid, symbol })
     }
     const byOrderId = items.some((item) => item.orderId !== undefined)
@@ -179,7 +179,7 @@ export const batchCancel = (
         successList.push({ orderId: found.orderId, clientOid: found.clientOid })
       }
     }
-    if (successList.length === 0) return yield* Either.left(Params.failure("43001", notFound))
+    if (successList.length === 0) return yield* Result.fail(Params.failure("43001", notFound))
     return { successList, failureList }
   })
 
@@ -194,15 +194,15 @@ const productTypes = [
 const triggerTypes = ["fill_price", "mark_price"] as const
 
 const nonNegativeDecimal = (name: string, value: string | undefined) =>
-  value === undefined || /^\d+(\.\d+)?$/.test(value) ? Either.right(value) : Either.left(Params.invalid(name))
+  value === undefined || /^\d+(\.\d+)?$/.test(value) ? Result.succeed(value) : Result.fail(Params.invalid(name))
 
 /** Place a position TP/SL: one plan per trigger price sent, on an existing position. */
 export const placePosTpsl = (
   account: AccountState,
   body: Readonly<Record<string, unknown>>,
   options: { readonly now: number; readonly nextOrderId: () => string }
-): Either.Either<unknown, ApiFailure> =>
-  Either.gen(function*() {
+): Result.Result<unknown, ApiFailure> =>
+  Result.gen(function*() {
     const read = (name: string) => Params.field(body, name)
     const marginCoin = yield* Params.required("marginCoin", yield* read("marginCoin"))
     const productTypeText = yield* Params.required("productType", yield* read("productType"))
@@ -238,20 +238,20 @@ export const placePosTpsl = (
     const tpClientOid = yield* Params.clientOid("stopSurplusClientOid", yield* read("stopSurplusClientOid"))
     const slClientOid = yield* Params.clientOid("stopLossClientOid", yield* read("stopLossClientOid"))
     if (tpPrice === undefined && slPrice === undefined) {
-      return yield* Either.left(Params.verification("stopSurplusTriggerPrice or stopLossTriggerPrice"))
+      return yield* Result.fail(Params.verification("stopSurplusTriggerPrice or stopLossTriggerPrice"))
     }
     if (tpPrice === undefined && (tpSize !== undefined || tpExecute !== undefined)) {
-      return yield* Either.left(Params.missing("stopSurplusTriggerPrice"))
+      return yield* Result.fail(Params.missing("stopSurplusTriggerPrice"))
     }
     if (slPrice === undefined && (slSize !== undefined || slExecute !== undefined)) {
-      return yield* Either.left(Params.missing("stopLossTriggerPrice"))
+      return yield* Result.fail(Params.missing("stopLossTriggerPrice"))
     }
     const wantedType = productType.toUpperCase() as ProductType
     const position = account.positions.find((p) =>
       p.productType === wantedType && sameSymbol(p.symbol, symbol) && p.holdSide === holdSide &&
       sameSymbol(p.marginCoin, marginCoin)
     )
-    if (position === undefined) return yield* Either.left(Params.failure("43023", "Position does not exist"))
+    if (position === undefined) return yield* Result.fail(Params.failure("43023", "Position does not exist"))
     const created: Array<{ orderId: string; stopSurplusClientOid: string; stopLossClientOid: string }> = []
     const place = (
       kind: "profit" | "loss",

@@ -3,7 +3,7 @@
  *
  * @internal
  */
-import { Data, Either } from "effect"
+import { Data, Result } from "effect"
 
 /** An error answer: HTTP status, exchange code and message, `data: null`. */
 export class ApiFailure extends Data.TaggedError("ApiFailure")<{
@@ -47,17 +47,17 @@ export class Query {
 export const field = (
   body: Readonly<Record<string, unknown>>,
   name: string
-): Either.Either<string | undefined, ApiFailure> => {
+): Result.Result<string | undefined, ApiFailure> => {
   const value = body[name]
-  if (value === undefined || value === null) return Either.right(undefined)
-  if (typeof value === "number" && Number.isFinite(value)) return Either.right(String(value))
-  if (typeof value !== "string") return Either.left(invalid(name))
-  return Either.right(value.trim() === "" ? undefined : value)
+  if (value === undefined || value === null) return Result.succeed(undefined)
+  if (typeof value === "number" && Number.isFinite(value)) return Result.succeed(String(value))
+  if (typeof value !== "string") return Result.fail(invalid(name))
+  return Result.succeed(value.trim() === "" ? undefined : value)
 }
 
 /** A required value. */
-export const required = <A>(name: string, value: A | undefined): Either.Either<A, ApiFailure> =>
-  value === undefined ? Either.left(missing(name)) : Either.right(value)
+export const required = <A>(name: string, value: A | undefined): Result.Result<A, ApiFailure> =>
+  value === undefined ? Result.fail(missing(name)) : Result.succeed(value)
 
 /** One of the allowed values; the canonical spelling is returned. */
 export const oneOf = <const A extends string>(
@@ -65,11 +65,11 @@ export const oneOf = <const A extends string>(
   value: string,
   allowed: ReadonlyArray<A>,
   options?: { readonly caseInsensitive?: boolean }
-): Either.Either<A, ApiFailure> => {
+): Result.Result<A, ApiFailure> => {
   const found = options?.caseInsensitive === true
     ? allowed.find((candidate) => candidate.toLowerCase() === value.toLowerCase())
     : allowed.find((candidate) => candidate === value)
-  return found === undefined ? Either.left(invalid(name)) : Either.right(found)
+  return found === undefined ? Result.fail(invalid(name)) : Result.succeed(found)
 }
 
 /** An optional value that must be one of the allowed ones when present. */
@@ -78,34 +78,34 @@ export const optionalOneOf = <const A extends string>(
   value: string | undefined,
   allowed: ReadonlyArray<A>,
   options?: { readonly caseInsensitive?: boolean }
-): Either.Either<A | undefined, ApiFailure> =>
-  value === undefined ? Either.right(undefined) : oneOf(name, value, allowed, options)
+): Result.Result<A | undefined, ApiFailure> =>
+  value === undefined ? Result.succeed(undefined) : oneOf(name, value, allowed, options)
 
 /** An optional millisecond timestamp. */
-export const millis = (name: string, value: string | undefined): Either.Either<number | undefined, ApiFailure> => {
-  if (value === undefined) return Either.right(undefined)
+export const millis = (name: string, value: string | undefined): Result.Result<number | undefined, ApiFailure> => {
+  if (value === undefined) return Result.succeed(undefined)
   const parsed = /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN
-  return Number.isSafeInteger(parsed) ? Either.right(parsed) : Either.left(invalid(name))
+  return Number.isSafeInteger(parsed) ? Result.succeed(parsed) : Result.fail(invalid(name))
 }
 
 /** An optional `limit`: a positive integer up to `max`, `fallback` when absent. */
 export const limit = (
   value: string | undefined,
   options: { readonly fallback: number; readonly max: number }
-): Either.Either<number, ApiFailure> => {
-  if (value === undefined) return Either.right(options.fallback)
-  if (!/^-?\d{1,12}$/.test(value)) return Either.left(invalid("limit"))
+): Result.Result<number, ApiFailure> => {
+  if (value === undefined) return Result.succeed(options.fallback)
+  if (!/^-?\d{1,12}$/.test(value)) return Result.fail(invalid("limit"))
   const parsed = Number(value)
-  return parsed < 1 || parsed > options.max ? Either.left(outOfRange()) : Either.right(parsed)
+  return parsed < 1 || parsed > options.max ? Result.fail(outOfRange()) : Result.succeed(parsed)
 }
 
 /** A positive decimal string. */
-export const positiveDecimal = (name: string, value: string): Either.Either<string, ApiFailure> =>
-  /^\d+(\.\d+)?$/.test(value) && Number(value) > 0 ? Either.right(value) : Either.left(invalid(name))
+export const positiveDecimal = (name: string, value: string): Result.Result<string, ApiFailure> =>
+  /^\d+(\.\d+)?$/.test(value) && Number(value) > 0 ? Result.succeed(value) : Result.fail(invalid(name))
 
 /** A client order id: `[0-9a-zA-Z-+_#]`, shorter than 50. */
-export const clientOid = (name: string, value: string | undefined): Either.Either<string | undefined, ApiFailure> =>
-  value === undefined || /^[0-9a-zA-Z\-+_#]{1,49}$/.test(value) ? Either.right(value) : Either.left(invalid(name))
+export const clientOid = (name: string, value: string | undefined): Result.Result<string | undefined, ApiFailure> =>
+  value === undefined || /^[0-9a-zA-Z\-+_#]{1,49}$/.test(value) ? Result.succeed(value) : Result.fail(invalid(name))
 
 /** Milliseconds in a day. */
 export const DAY = 86_400_000

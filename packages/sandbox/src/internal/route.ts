@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import type { Either } from "effect"
+import type { Result } from "effect"
 import type { DemoKey } from "../DemoKey.js"
 import type { AccountState } from "./accounts.js"
 import type { ApiFailure, Query } from "./params.js"
@@ -36,7 +36,7 @@ export interface Call {
 }
 
 /** An operation: the `data` of a success envelope, or an error answer. */
-export type Handler = (call: Call) => Either.Either<unknown, ApiFailure>
+export type Handler = (call: Call) => Result.Result<unknown, ApiFailure>
 
 /** A route: its entry in the table (`Route.RouteInfo`, checked where the table is assembled) and its operation. */
 export interface Definition<Info> {

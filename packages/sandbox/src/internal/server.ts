@@ -6,10 +6,10 @@
  * @internal
  */
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Clock, Effect, Either, Option } from "effect"
+import type { Layer } from "effect"
+import { Effect, Option, Result } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { Fault } from "../Fault.js"
 import * as Faults from "../Fault.js"
 import type { Entry, SignatureCheck } from "../RequestLog.js"
@@ -85,6 +85,11 @@ const header = (headers: Readonly<Record<string, string | undefined>>, name: str
   const value = headers[name]
   return value === undefined || value === "" ? undefined : value
 }
+
+/** Whether a request carries a body: an HTTP/1.1 request without these headers has none (RFC 9112 §6.3). */
+const hasBody = (headers: Readonly<Record<string, string | undefined>>): boolean =>
+  headers["transfer-encoding"] !== undefined ||
+  (headers["content-length"] !== undefined && headers["content-length"] !== "0")
 
 interface Outcome {
   readonly answer: Answer
@@ -178,9 +183,9 @@ const respond = (
   }
   const result = handler({ query: new Query(query.pairs), body, key, now, state })
   return done(
-    Either.match(result, {
-      onLeft: (error) => failed(now, error, headers),
-      onRight: (data) => success(now, data, headers)
+    Result.match(result, {
+      onFailure: (error) => failed(now, error, headers),
+      onSuccess: (data) => success(now, data, headers)
     }),
     signature
   )
@@ -193,15 +198,16 @@ const toResponse = (answer: Answer) =>
     headers: answer.headers
   })
 
-const liveClock = Clock.make()
-
-/** The router of a sandbox. */
-export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) => {
-  const serve = (definition: Definition<RouteInfo> | undefined) =>
+/** The routes of a sandbox, for `HttpRouter.serve`: one per route of the table, then a catch-all. */
+export const routes = (
+  state: State,
+  verifiers: ReadonlyMap<string, Verifier>
+): Layer.Layer<never, never, HttpRouter.HttpRouter> => {
+  const serve = (definition: Definition<RouteInfo> | undefined) => (request: HttpServerRequest.HttpServerRequest) =>
     Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
       const started = Date.now()
-      const url = request.originalUrl
+      // the target as sent (path and raw query), which is what a client signs
+      const url = request.url
       const mark = url.indexOf("?")
       const path = mark < 0 ? url : url.slice(0, mark)
       const rawQuery = mark < 0 ? "" : url.slice(mark + 1)
@@ -270,7 +276,7 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
           )
         }
       }
-      const body = yield* Effect.orElseSucceed(request.text, () => "")
+      const body = hasBody(headers) ? yield* Effect.orElseSucceed(request.text, () => "") : ""
       const outcome = respond(state, verifiers, definition, {
         method: request.method,
         path,
@@ -299,14 +305,12 @@ export const router = (state: State, verifiers: ReadonlyMap<string, Verifier>) =
         ...(fault === undefined ? {} : { fault })
       })
       return toResponse(answer)
-    }).pipe(Effect.withClock(liveClock))
+    })
 
-  let routes = HttpRouter.empty
-  for (const definition of Route.definitions) {
-    const { method, path } = definition.info
-    routes = method === "GET"
-      ? HttpRouter.get(routes, path, serve(definition))
-      : HttpRouter.post(routes, path, serve(definition))
-  }
-  return HttpRouter.all(routes, "*", serve(undefined))
+  return HttpRouter.addAll([
+    ...Route.definitions.map((definition) =>
+      HttpRouter.route(definition.info.method, definition.info.path, serve(definition))
+    ),
+    HttpRouter.route("*", "*", serve(undefined))
+  ])
 }

@@ -3,7 +3,7 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { netFlow } from "../internal/market.js"
 import * as Params from "../internal/params.js"
 import { define } from "../internal/route.js"
@@ -18,10 +18,10 @@ export const route = define(
     scope: "ip"
   },
   (call) =>
-    Either.gen(function*() {
+    Result.gen(function*() {
       const symbol = yield* Params.required("symbol", call.query.get("symbol"))
       const found = call.state.world.spot(symbol)
-      if (found === undefined) return yield* Either.left(Params.notExist("symbol"))
+      if (found === undefined) return yield* Result.fail(Params.notExist("symbol"))
       return netFlow(call.state.world.seed, found.symbol, call.now)
     })
 )

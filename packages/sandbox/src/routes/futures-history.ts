@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import type { ProductType } from "../Account.js"
 import { productTypes } from "../Account.js"
 import { cursor, ordered } from "../internal/checks.js"
@@ -27,7 +27,7 @@ export const route = define(
     scope: "uid"
   },
   (call) =>
-    Either.gen(function*() {
+    Result.gen(function*() {
       const q = call.query
       const productType: ProductType = yield* Params.oneOf(
         "productType",
@@ -44,10 +44,10 @@ export const route = define(
       const end = endTime ?? call.now
       const horizon = call.now - 90 * DAY
       if (startTime !== undefined && end - startTime > 90 * DAY) {
-        return yield* Either.left(Params.failure("40705", "start and end time cannot exceed 90 days"))
+        return yield* Result.fail(Params.failure("40705", "start and end time cannot exceed 90 days"))
       }
       if ((startTime ?? end) < horizon - HORIZON_GRACE) {
-        return yield* Either.left(Params.failure("40704", "Only supports querying data within the last three months"))
+        return yield* Result.fail(Params.failure("40704", "Only supports querying data within the last three months"))
       }
       const start = Math.max(startTime ?? horizon, horizon)
       const set = call.state.world.futuresHistory(apiKeyOf(call), productType)

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import type { ProductType } from "../Account.js"
 import { productTypes } from "../Account.js"
 import { openInterestLimit } from "../internal/market.js"
@@ -21,7 +21,7 @@ export const route = define(
     scope: "uid"
   },
   (call) =>
-    Either.gen(function*() {
+    Result.gen(function*() {
       const symbol = yield* Params.required("symbol", call.query.get("symbol"))
       const category: ProductType = yield* Params.oneOf(
         "category",
@@ -30,7 +30,7 @@ export const route = define(
         { caseInsensitive: true }
       )
       const future = call.state.world.future(category, symbol)
-      if (future === undefined) return yield* Either.left(Params.notExist("symbol"))
+      if (future === undefined) return yield* Result.fail(Params.notExist("symbol"))
       return openInterestLimit(future)
     })
 )

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { cursor, ordered } from "../internal/checks.js"
 import * as P2p from "../internal/p2p.js"
 import * as Params from "../internal/params.js"
@@ -15,7 +15,7 @@ import * as Timeline from "../internal/timeline.js"
 export const route = define(
   { name: "p2p-orders", method: "GET", path: "/api/v2/p2p/orderList", access: "signed", perSecond: 10, scope: "uid" },
   (call) =>
-    Either.gen(function*() {
+    Result.gen(function*() {
       const q = call.query
       const startTime = yield* Params.millis("startTime", q.get("startTime"))
       const endTime = yield* Params.millis("endTime", q.get("endTime"))
@@ -33,7 +33,7 @@ export const route = define(
       const end = endTime ?? call.now
       const start = startTime ?? end - 90 * DAY
       if (end - start > 90 * DAY) {
-        return yield* Either.left(
+        return yield* Result.fail(
           Params.failure("00001", "startTime and endTime interval cannot be greater than 90 days")
         )
       }

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { productTypes } from "../Account.js"
 import { rpiOrderBook } from "../internal/market.js"
 import * as Params from "../internal/params.js"
@@ -20,9 +20,9 @@ export const route = define(
     scope: "ip"
   },
   (call) =>
-    Either.gen(function*() {
+    Result.gen(function*() {
       if (!call.state.options.rpiOpen && call.key?.rpiMarketMaker !== true) {
-        return yield* Either.left(Params.failure("40014", "Incorrect permissions, need RPI market maker permissions"))
+        return yield* Result.fail(Params.failure("40014", "Incorrect permissions, need RPI market maker permissions"))
       }
       const category = yield* Params.oneOf(
         "category",
@@ -34,7 +34,7 @@ export const route = define(
       const limit = yield* Params.limit(call.query.get("limit"), { fallback: 5, max: 200 })
       const world = call.state.world
       const instrument = category === "SPOT" ? world.spot(symbol) : world.future(category, symbol)
-      if (instrument === undefined) return yield* Either.left(Params.notExist("symbol"))
+      if (instrument === undefined) return yield* Result.fail(Params.notExist("symbol"))
       return rpiOrderBook(world.seed, instrument, call.now, limit)
     })
 )

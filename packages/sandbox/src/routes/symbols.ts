@@ -3,7 +3,7 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import * as Params from "../internal/params.js"
 import { define } from "../internal/route.js"
 
@@ -11,8 +11,8 @@ export const route = define(
   { name: "symbols", method: "GET", path: "/api/v2/spot/public/symbols", access: "public", perSecond: 20, scope: "ip" },
   (call) => {
     const symbol = call.query.get("symbol")
-    if (symbol === undefined) return Either.right(call.state.world.symbols.map((s) => s.record))
+    if (symbol === undefined) return Result.succeed(call.state.world.symbols.map((s) => s.record))
     const found = call.state.world.spot(symbol)
-    return found === undefined ? Either.left(Params.notExist("symbol")) : Either.right([found.record])
+    return found === undefined ? Result.fail(Params.notExist("symbol")) : Result.succeed([found.record])
   }
 )

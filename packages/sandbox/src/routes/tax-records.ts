@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { cursor, ordered } from "../internal/checks.js"
 import * as Params from "../internal/params.js"
 import { DAY } from "../internal/params.js"
@@ -16,7 +16,7 @@ import * as Timeline from "../internal/timeline.js"
 export const route = define(
   { name: "tax-records", method: "GET", path: "/api/v2/tax/spot-record", access: "signed", perSecond: 1, scope: "uid" },
   (call) =>
-    Either.gen(function*() {
+    Result.gen(function*() {
       const q = call.query
       const startTime = yield* Params.required("startTime", yield* Params.millis("startTime", q.get("startTime")))
       const endTime = yield* Params.required("endTime", yield* Params.millis("endTime", q.get("endTime")))
@@ -24,7 +24,7 @@ export const route = define(
       const idLessThan = yield* cursor(q.get("idLessThan"))
       yield* ordered(startTime, endTime)
       if (endTime - startTime > 30 * DAY) {
-        return yield* Either.left(
+        return yield* Result.fail(
           Params.failure("70008", "The time interval between startTime and endTime must be within 30 days")
         )
       }

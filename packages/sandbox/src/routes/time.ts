@@ -3,10 +3,10 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { define } from "../internal/route.js"
 
 export const route = define(
   { name: "time", method: "GET", path: "/api/v2/public/time", access: "public", perSecond: 20, scope: "ip" },
-  (call) => Either.right({ serverTime: String(call.now) })
+  (call) => Result.succeed({ serverTime: String(call.now) })
 )

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { tradeRate } from "../internal/market.js"
 import * as Params from "../internal/params.js"
 import { define } from "../internal/route.js"
@@ -19,7 +19,7 @@ export const route = define(
     scope: "uid"
   },
   (call) =>
-    Either.gen(function*() {
+    Result.gen(function*() {
       const business = yield* Params.oneOf(
         "businessType",
         yield* Params.required("businessType", call.query.get("businessType")),
@@ -33,7 +33,7 @@ export const route = define(
       const selected = symbol === undefined
         ? names
         : names.filter((name) => name.toUpperCase() === symbol.toUpperCase())
-      if (selected.length === 0) return yield* Either.left(Params.notExist("symbol"))
+      if (selected.length === 0) return yield* Result.fail(Params.notExist("symbol"))
       const marketMaker = call.key?.rpiMarketMaker ?? false
       return selected.map((name) => tradeRate(world.seed, business, name, marketMaker))
     })
