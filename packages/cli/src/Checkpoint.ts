@@ -8,14 +8,17 @@
  * @since 0.1.0
  */
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as ExportKind from "./ExportKind.js"
 import * as Format from "./Format.js"
 import { UsageError } from "./UsageError.js"
+
+const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 /**
  * A checkpoint.
@@ -25,21 +28,21 @@ import { UsageError } from "./UsageError.js"
  */
 export class Checkpoint extends Schema.Class<Checkpoint>("Checkpoint")({
   version: Schema.Literal(1),
-  kind: Schema.Literal(...ExportKind.kinds),
+  kind: Schema.Literals(ExportKind.kinds),
   /** The product type of a futures export; `null` for the others. */
-  productType: Schema.NullOr(Schema.Literal(...FuturesHistory.productTypes)),
-  format: Schema.Literal(...Format.formats),
-  /** The range exported, both ends included. */
-  from: Schema.DateTimeUtc,
-  to: Schema.DateTimeUtc,
+  productType: Schema.NullOr(Schema.Literals(FuturesHistory.productTypes)),
+  format: Schema.Literals(Format.formats),
+  /** The range exported, both ends included (ISO 8601 in the file). */
+  from: Schema.DateTimeUtcFromString,
+  to: Schema.DateTimeUtcFromString,
   /** Every record before this time is in the first `bytes` bytes of the partial file; none after it is. */
-  resumeFrom: Schema.DateTimeUtc,
-  bytes: Schema.NonNegativeInt,
-  records: Schema.NonNegativeInt
+  resumeFrom: Schema.DateTimeUtcFromString,
+  bytes: NonNegativeInt,
+  records: NonNegativeInt
 }) {}
 
-const CheckpointJson = Schema.parseJson(Checkpoint, { space: 2 })
-const decode = Schema.decodeUnknownEither(CheckpointJson)
+const CheckpointJson = Schema.fromJsonString(Checkpoint, { space: 2 })
+const decode = Schema.decodeUnknownResult(CheckpointJson)
 const encode = Schema.encodeSync(CheckpointJson)
 
 /**
@@ -77,8 +80,8 @@ export const read = (path: string): Effect.Effect<Option.Option<Checkpoint>, Usa
     if (!(yield* Effect.orElseSucceed(fs.exists(path), () => false))) return Option.none()
     const text = yield* Effect.mapError(fs.readFileString(path), (error) => unreadable(error.message))
     const decoded = decode(text)
-    if (decoded._tag === "Left") return yield* unreadable("not a checkpoint of this version")
-    return Option.some(decoded.right)
+    if (Result.isFailure(decoded)) return yield* unreadable("not a checkpoint of this version")
+    return Option.some(decoded.success)
   })
 
 /**

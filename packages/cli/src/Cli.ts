@@ -8,18 +8,14 @@
  * @since 0.1.0
  */
 import { describeFailure } from "@bitget-effect/core/BitgetError"
-import * as Command from "@effect/cli/Command"
-import * as ValidationError from "@effect/cli/ValidationError"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Cause from "effect/Cause"
-import * as ConfigError from "effect/ConfigError"
+import { CliError, CliOutput, Command } from "effect/cli"
+import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Export from "./Export.js"
@@ -61,8 +57,8 @@ export const exitCodes = {
 /** `true` for a failure found before anything was sent: the command line or the configuration. */
 const isUsage = (error: unknown): boolean =>
   isUsageError(error) ||
-  ValidationError.isValidationError(error) ||
-  ConfigError.isConfigError(error) ||
+  CliError.isCliError(error) ||
+  error instanceof Config.ConfigError ||
   (Predicate.isTagged(error, "BitgetRequestError") && Predicate.hasProperty(error, "reason") &&
     error.reason === "NoCredentials")
 
@@ -75,8 +71,8 @@ const isUsage = (error: unknown): boolean =>
  */
 export const exitCode = (exit: Exit.Exit<unknown, unknown>, signal: "SIGINT" | "SIGTERM" | undefined): number => {
   if (Exit.isSuccess(exit)) return exitCodes.ok
-  if (Cause.isInterruptedOnly(exit.cause)) return signal === undefined ? exitCodes.SIGINT : exitCodes[signal]
-  const failure = Cause.failureOption(exit.cause)
+  if (Cause.hasInterruptsOnly(exit.cause)) return signal === undefined ? exitCodes.SIGINT : exitCodes[signal]
+  const failure = Cause.findErrorOption(exit.cause)
   if (Option.isSome(failure)) {
     if (Predicate.isTagged(failure.value, "StdoutClosed")) return exitCodes.ok
     if (isUsage(failure.value)) return exitCodes.usage
@@ -84,29 +80,40 @@ export const exitCode = (exit: Exit.Exit<unknown, unknown>, signal: "SIGINT" | "
   return exitCodes.failure
 }
 
+const hint = "hint: bitget export --help lists the options"
+
 /**
  * The lines a failed run ends with on standard error: a usage error and its
  * hint, the library's description of any other failure (nothing for an
- * interruption, a closed standard output, or a command line @effect/cli has
- * already described).
+ * interruption, a closed standard output, or a request for help; only the
+ * hint for a command line `presenter` has already described).
  *
  * @since 0.1.0
  * @category running
  */
 export const failureLines = (cause: Cause.Cause<unknown>): ReadonlyArray<string> => {
-  const failure = Cause.failureOption(cause)
+  const failure = Cause.findErrorOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
     if (Predicate.isTagged(error, "StdoutClosed")) return []
-    if (ValidationError.isValidationError(error)) {
-      return ValidationError.isHelpRequested(error) ? [] : ["hint: bitget export --help lists the options"]
-    }
-    if (isUsageError(error)) return [`error: ${error.message}`, "hint: bitget export --help lists the options"]
+    if (CliError.isCliError(error)) return error._tag === "ShowHelp" && error.errors.length === 0 ? [] : [hint]
+    if (isUsageError(error)) return [`error: ${error.message}`, hint]
   }
   return describeFailure(cause)
 }
 
-const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
+/**
+ * What `effect/cli` prints itself: help and the version on standard output
+ * (asked for, or `bitget` alone), and a command line it cannot parse as one
+ * `error: …` line per problem on standard error, without the help, so that
+ * standard output only ever holds records or what was asked for.
+ */
+const presenter: CliOutput.Presenter = {
+  present: (event) =>
+    event._tag === "InvalidInvocation"
+      ? Effect.forEach(event.errors, (error) => Console.error(`error: ${error.message}`), { discard: true })
+      : CliOutput.defaultPresenter.present(event)
+}
 
 /**
  * Runs a command line (`[node, script, ...args]`, as `process.argv`); a
@@ -116,9 +123,10 @@ const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTermin
  * @category running
  */
 export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, unknown> =>
-  Command.run(command, { name: "bitget", version })(argv).pipe(
-    Effect.tapErrorCause((cause) => Effect.forEach(failureLines(cause), (line) => Console.error(line))),
-    Effect.provide(platform)
+  Command.runWith(command, { version })(argv.slice(2)).pipe(
+    Effect.tapCause((cause) => Effect.forEach(failureLines(cause), (line) => Console.error(line), { discard: true })),
+    Effect.provideService(CliOutput.Presenter, presenter),
+    Effect.provide(NodeServices.layer)
   )
 
 /**
@@ -131,11 +139,15 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, unknown> =
  */
 export const main = (argv: ReadonlyArray<string>): void => {
   let signal: "SIGINT" | "SIGTERM" | undefined
-  process.once("SIGINT", () => (signal ??= "SIGINT"))
-  process.once("SIGTERM", () => (signal ??= "SIGTERM"))
+  // the first signal interrupts the run (NodeRuntime's own listener); a second one stops the process at once
+  const onSignal = (received: "SIGINT" | "SIGTERM") => {
+    if (signal === undefined) signal = received
+    else process.exit(exitCodes[received])
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
   NodeRuntime.runMain(run(argv), {
     disableErrorReporting: true,
-    disablePrettyLogger: true,
     teardown: (exit, onExit) => onExit(exitCode(exit, signal))
   })
 }

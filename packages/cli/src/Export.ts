@@ -13,22 +13,20 @@ import type { BitgetError } from "@bitget-effect/core/BitgetError"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import * as StreamProgress from "@bitget-effect/core/StreamProgress"
 import * as BitgetNode from "@bitget-effect/platform-node/BitgetNode"
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
-import type * as PlatformError from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
-import type * as ConfigError from "effect/ConfigError"
+import { Argument, Command, Flag } from "effect/cli"
+import type * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as FileSystem from "effect/FileSystem"
 import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
+import type * as PlatformError from "effect/PlatformError"
+import * as References from "effect/References"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as Checkpoint from "./Checkpoint.js"
 import * as ExportKind from "./ExportKind.js"
@@ -76,7 +74,7 @@ export interface Plan {
   readonly quiet: boolean
 }
 
-const usage = (problem: string) => Either.left(new UsageError({ problem }))
+const usage = (problem: string) => Result.fail(new UsageError({ problem }))
 
 /**
  * Checks a command line and resolves it (`now` is the default `--to` of the
@@ -86,18 +84,18 @@ const usage = (problem: string) => Either.left(new UsageError({ problem }))
  * @since 0.1.0
  * @category constructors
  */
-export const plan = (args: ExportArgs, now: DateTime.Utc): Either.Either<Plan, UsageError> => {
+export const plan = (args: ExportArgs, now: DateTime.Utc): Result.Result<Plan, UsageError> => {
   const kind = ExportKind.byKind[args.kind]
   const from = TimeRange.parse(args.from, "start")
-  if (Either.isLeft(from)) return usage(`--from: ${from.left}`)
+  if (Result.isFailure(from)) return usage(`--from: ${from.failure}`)
   const to = Option.match(args.to, {
-    onNone: () => Either.right(Option.none<DateTime.Utc>()),
-    onSome: (text) => Either.map(TimeRange.parse(text, "end"), Option.some)
+    onNone: () => Result.succeed(Option.none<DateTime.Utc>()),
+    onSome: (text) => Result.map(TimeRange.parse(text, "end"), Option.some)
   })
-  if (Either.isLeft(to)) return usage(`--to: ${to.left}`)
-  const end = Option.getOrElse(to.right, () => now)
-  if (DateTime.greaterThan(from.right, end)) {
-    return usage(`--from (${DateTime.formatIso(from.right)}) is after --to (${DateTime.formatIso(end)})`)
+  if (Result.isFailure(to)) return usage(`--to: ${to.failure}`)
+  const end = Option.getOrElse(to.success, () => now)
+  if (DateTime.isGreaterThan(from.success, end)) {
+    return usage(`--from (${DateTime.formatIso(from.success)}) is after --to (${DateTime.formatIso(end)})`)
   }
   if (!kind.futures && Option.isSome(args.productType)) {
     return usage(`--product-type applies to futures-orders only, not to ${args.kind}`)
@@ -107,10 +105,10 @@ export const plan = (args: ExportArgs, now: DateTime.Utc): Either.Either<Plan, U
   if (Option.isSome(baseUrl) && !/^https?:\/\/[^\s/]+/i.test(baseUrl.value)) {
     return usage(`--base-url: expected an http(s) URL, got "${baseUrl.value}"`)
   }
-  return Either.right({
+  return Result.succeed({
     kind,
-    from: from.right,
-    to: to.right,
+    from: from.success,
+    to: to.success,
     productType: kind.futures ? Option.getOrElse(args.productType, () => ExportKind.defaultProductType) : null,
     format: Option.getOrElse(args.format, () => Format.fromFileName(Option.getOrUndefined(args.out))),
     out: args.out,
@@ -126,18 +124,15 @@ interface State {
   progress: StreamProgress.StreamProgress | undefined
 }
 
-/** The client, with `--base-url` in front of `BITGET_BASE_URL`. */
-const client = (baseUrl: Option.Option<string>): Layer.Layer<BitgetClient.BitgetClient, ConfigError.ConfigError> =>
+/** The client, with `--base-url` in front of `BITGET_BASE_URL` (and every other variable as configured). */
+const client = (baseUrl: Option.Option<string>): Layer.Layer<BitgetClient.BitgetClient, Config.ConfigError> =>
   Option.match(baseUrl, {
     onNone: () => BitgetNode.layerConfig(),
     onSome: (url) =>
       BitgetNode.layerConfig().pipe(
-        Layer.provide(Layer.setConfigProvider(
-          ConfigProvider.orElse(
-            ConfigProvider.fromMap(new Map([["BITGET_BASE_URL", url]]), { pathDelim: "_" }),
-            () => ConfigProvider.fromEnv()
-          )
-        ))
+        Layer.provide(
+          ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { BITGET_BASE_URL: url } }), { asPrimary: true })
+        )
       )
   })
 
@@ -170,10 +165,10 @@ const writeAll = <E>(
     // a batch is written (and waited for) before the next page is pulled
     Stream.runForEach((batch) =>
       output.write(batch.text).pipe(
-        Effect.zipRight(Effect.sync(() => {
+        Effect.andThen(Effect.sync(() => {
           state.records += batch.records
         })),
-        Effect.zipRight(afterWrite)
+        Effect.andThen(afterWrite)
       )
     )
   )
@@ -263,11 +258,15 @@ const toFile = (
     })
     let saved: Checkpoint.Checkpoint | undefined
     let windowsDone = 0
-    const save = Effect.suspend(() =>
-      latest === saved ? Effect.void : Effect.tap(Checkpoint.write(paths.checkpoint, latest), () => {
-        saved = latest
-      })
-    )
+    const save = Effect.suspend(() => {
+      const checkpoint = latest
+      return checkpoint === saved ? Effect.void : Effect.andThen(
+        Checkpoint.write(paths.checkpoint, checkpoint),
+        Effect.sync(() => {
+          saved = checkpoint
+        })
+      )
+    })
     // With windows walked oldest first, a report that counts one more window
     // done and names the next one means every record before that window's
     // start has been pulled, and so written: the file up to here holds
@@ -275,7 +274,7 @@ const toFile = (
     const onProgress = (progress: StreamProgress.StreamProgress) => {
       if (progress.windowsDone > windowsDone && Option.isSome(progress.window)) {
         const resumeFrom = progress.window.value.start
-        if (DateTime.greaterThan(resumeFrom, latest.resumeFrom)) {
+        if (DateTime.isGreaterThan(resumeFrom, latest.resumeFrom)) {
           latest = new Checkpoint.Checkpoint({ ...base, resumeFrom, bytes: output.bytes(), records: state.records })
         }
       }
@@ -284,8 +283,8 @@ const toFile = (
     yield* save
     yield* writeAll(plan, walk, output, state, onProgress, save).pipe(
       Effect.onError(() =>
-        Effect.zipRight(
-          Effect.orElse(save, () => Effect.void),
+        Effect.andThen(
+          Effect.ignore(save),
           Effect.sync(() =>
             view.finish(
               `${plan.kind.kind}: stopped after ${ProgressView.count(state.records)} records; ` +
@@ -300,10 +299,10 @@ const toFile = (
   }).pipe(
     Effect.scoped,
     // the file is closed here; it becomes the output, and the checkpoint goes
-    Effect.zipRight(Effect.gen(function*() {
+    Effect.andThen(Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       yield* fs.rename(paths.part, paths.out)
-      yield* fs.remove(paths.checkpoint).pipe(Effect.catchAll(() => Effect.void))
+      yield* Effect.ignore(fs.remove(paths.checkpoint))
       view.finish(summary(plan, state, Duration.millis(Date.now() - started), paths.out))
     }))
   )
@@ -321,7 +320,7 @@ export const run = (
   plan: Plan
 ): Effect.Effect<
   void,
-  BitgetError | ConfigError.ConfigError | PlatformError.PlatformError | Output.StdoutClosed | UsageError,
+  BitgetError | Config.ConfigError | PlatformError.PlatformError | Output.StdoutClosed | UsageError,
   FileSystem.FileSystem
 > =>
   Effect.gen(function*() {
@@ -364,57 +363,57 @@ export const run = (
     })
     yield* exported.pipe(
       Effect.provide(client(plan.baseUrl)),
-      // Effect's log goes to standard error, never among the records (whichever console logger was installed)
-      Effect.provide(
-        Layer.merge(Logger.replace(Logger.defaultLogger, view.logger), Logger.remove(Logger.prettyLoggerDefault))
-      ),
+      // Effect's log goes to standard error, never among the records (in place of every logger installed)
+      Effect.provide(Logger.layer([view.logger])),
       // otherwise the level is Effect's default (info), or the one `--log-level` sets
-      plan.quiet ? Logger.withMinimumLogLevel(LogLevel.Error) : identity
+      plan.quiet ? Effect.provideService(References.MinimumLogLevel, "Error") : identity
     )
   }).pipe(Effect.scoped)
 
-const kind = Args.choice(ExportKind.kinds.map((name) => [name, name] as const), { name: "export" }).pipe(
-  Args.withDescription("what to export: tax-records, futures-orders or p2p-orders")
+const kind = Argument.Literals("export", ExportKind.kinds).pipe(
+  Argument.withDescription("what to export: tax-records, futures-orders or p2p-orders")
 )
 
-const options = {
-  from: Options.text("from").pipe(
-    Options.withPseudoName("DATE"),
-    Options.withDescription(
+const flags = {
+  from: Flag.String("from").pipe(
+    Flag.withMetavar("DATE"),
+    Flag.withDescription(
       "start of the range: a date (2025-01-01, from 00:00:00.000Z) or a date and time (2025-01-01T12:00:00Z)"
     )
   ),
-  to: Options.text("to").pipe(
-    Options.withPseudoName("DATE"),
-    Options.withDescription(
+  to: Flag.String("to").pipe(
+    Flag.withMetavar("DATE"),
+    Flag.withDescription(
       "end of the range, included: a date (to 23:59:59.999Z of that day) or a date and time; default now"
     ),
-    Options.optional
+    Flag.optional
   ),
-  productType: Options.choice("product-type", FuturesHistory.productTypes).pipe(
-    Options.withDescription(`futures-orders only: the product type (default ${ExportKind.defaultProductType})`),
-    Options.optional
+  productType: Flag.Literals("product-type", FuturesHistory.productTypes).pipe(
+    Flag.withDescription(`futures-orders only: the product type (default ${ExportKind.defaultProductType})`),
+    Flag.optional
   ),
-  format: Options.choice("format", Format.formats).pipe(
-    Options.withDescription("csv or ndjson (default: csv for an --out file ending in .csv, ndjson otherwise)"),
-    Options.optional
+  format: Flag.Literals("format", Format.formats).pipe(
+    Flag.withDescription("csv or ndjson (default: csv for an --out file ending in .csv, ndjson otherwise)"),
+    Flag.optional
   ),
-  out: Options.text("out").pipe(
-    Options.withPseudoName("FILE"),
-    Options.withDescription("write to FILE (via FILE.part, renamed when complete) instead of standard output"),
-    Options.optional
+  out: Flag.String("out").pipe(
+    Flag.withMetavar("FILE"),
+    Flag.withDescription("write to FILE (via FILE.part, renamed when complete) instead of standard output"),
+    Flag.optional
   ),
-  resume: Options.boolean("resume").pipe(
-    Options.withDescription("continue an interrupted export to --out FILE from FILE.checkpoint.json")
+  resume: Flag.Boolean("resume").pipe(
+    Flag.withDescription("continue an interrupted export to --out FILE from FILE.checkpoint.json"),
+    Flag.withDefault(false)
   ),
-  baseUrl: Options.text("base-url").pipe(
-    Options.withPseudoName("URL"),
-    Options.withDescription("the exchange's address (default: BITGET_BASE_URL, or https://api.bitget.com)"),
-    Options.optional
+  baseUrl: Flag.String("base-url").pipe(
+    Flag.withMetavar("URL"),
+    Flag.withDescription("the exchange's address (default: BITGET_BASE_URL, or https://api.bitget.com)"),
+    Flag.optional
   ),
-  quiet: Options.boolean("quiet").pipe(
-    Options.withAlias("q"),
-    Options.withDescription("no progress and no log on standard error (errors still)")
+  quiet: Flag.Boolean("quiet").pipe(
+    Flag.withAlias("q"),
+    Flag.withDescription("no progress and no log on standard error (errors still)"),
+    Flag.withDefault(false)
   )
 }
 
@@ -426,8 +425,8 @@ const options = {
  */
 export const command = Command.make(
   "export",
-  { kind, ...options },
-  (args) => Effect.flatMap(DateTime.now, (now) => Effect.flatMap(plan(args, now), run))
+  { kind, ...flags },
+  (args) => Effect.flatMap(DateTime.now, (now) => Effect.flatMap(Effect.fromResult(plan(args, now)), run))
 ).pipe(
   Command.withDescription(
     "Export every record of a range as CSV or NDJSON. Credentials from BITGET_API_KEY, BITGET_API_SECRET and " +

@@ -10,7 +10,6 @@ import type { BitgetError } from "@bitget-effect/core/BitgetError"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import * as P2pOrders from "@bitget-effect/core/P2pOrders"
 import * as TaxRecords from "@bitget-effect/core/TaxRecords"
-import * as Chunk from "effect/Chunk"
 import type * as DateTime from "effect/DateTime"
 import * as Stream from "effect/Stream"
 import * as Columns from "./Columns.js"
@@ -103,9 +102,9 @@ const make = <A>(options: {
   batches: (walk, format) => {
     const writer = Format.make(format, options.table)
     // one string per chunk (a page), so the output takes one write per page
-    return Stream.mapChunks(
+    return Stream.mapArray(
       options.stream(walk),
-      (records) => Chunk.of<Batch>({ text: writer.lines(records), records: records.length })
+      (records): readonly [Batch] => [{ text: writer.lines(records), records: records.length }]
     )
   }
 })

@@ -7,9 +7,9 @@
  *
  * @since 0.1.0
  */
-import type * as PlatformError from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import type * as PlatformError from "effect/PlatformError"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 
@@ -57,7 +57,7 @@ export const stdout: Effect.Effect<Output<StdoutClosed>> = Effect.sync(() => {
   return {
     bytes: () => bytes,
     write: (text) =>
-      text === "" ? Effect.void : Effect.async<void, StdoutClosed>((resume) => {
+      text === "" ? Effect.void : Effect.callback<void, StdoutClosed>((resume) => {
         const data = encoder.encode(text)
         process.stdout.write(data, (error) => {
           if (error === null || error === undefined) {
@@ -92,7 +92,7 @@ export const file = (
     const handle = yield* fs.open(path, { flag: keep === undefined ? "w" : "r+" })
     if (keep !== undefined) {
       yield* handle.truncate(keep)
-      yield* handle.seek(keep, "start")
+      yield* handle.seek(BigInt(keep), "start")
     }
     let bytes = keep ?? 0
     return {

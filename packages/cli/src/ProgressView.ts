@@ -198,9 +198,9 @@ export const make = (options: {
     }
     yield* Effect.addFinalizer(() => Effect.sync(stop))
     const logger = Logger.make<unknown, void>(({ logLevel, message }) => {
-      const text = `${logLevel.label.toLowerCase()}: ${messageText(message)}`
+      const text = `${logLevel.toLowerCase()}: ${messageText(message)}`
       // quiet keeps errors
-      if (mode === "quiet" && LogLevel.greaterThanEqual(logLevel, LogLevel.Error)) write(`${text}\n`)
+      if (mode === "quiet" && LogLevel.isGreaterThanOrEqualTo(logLevel, "Error")) write(`${text}\n`)
       else print(text)
     })
     const finish = (text: string) => {

@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import * as DateTime from "effect/DateTime"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 
 /**
  * A resolved range, both ends included.
@@ -71,17 +71,17 @@ const expected = "a date (2025-01-01) or a date and time (2025-01-01T12:30:00Z, 
  * @since 0.1.0
  * @category parsing
  */
-export const parse = (text: string, end: End): Either.Either<DateTime.Utc, string> => {
+export const parse = (text: string, end: End): Result.Result<DateTime.Utc, string> => {
   const input = text.trim()
   const date = datePattern.exec(input)
   if (date !== null) {
     const start = utcMillis(Number(date[1]), Number(date[2]), Number(date[3]))
     return start === undefined
-      ? Either.left(`"${text}" is not a calendar date`)
-      : Either.right(DateTime.unsafeMake(end === "start" ? start : start + 86_400_000 - 1))
+      ? Result.fail(`"${text}" is not a calendar date`)
+      : Result.succeed(DateTime.makeUnsafe(end === "start" ? start : start + 86_400_000 - 1))
   }
   const dateTime = dateTimePattern.exec(input)
-  if (dateTime === null) return Either.left(`expected ${expected}, got "${text}"`)
+  if (dateTime === null) return Result.fail(`expected ${expected}, got "${text}"`)
   const [, year, month, day, hour, minute, second, fraction, zone] = dateTime
   const local = utcMillis(
     Number(year),
@@ -93,6 +93,6 @@ export const parse = (text: string, end: End): Either.Either<DateTime.Utc, strin
     Number((fraction ?? "0").padEnd(3, "0"))
   )
   const offset = offsetMillis(zone)
-  if (local === undefined || offset === undefined) return Either.left(`"${text}" is not a valid date and time`)
-  return Either.right(DateTime.unsafeMake(local - offset))
+  if (local === undefined || offset === undefined) return Result.fail(`"${text}" is not a valid date and time`)
+  return Result.succeed(DateTime.makeUnsafe(local - offset))
 }

@@ -59,12 +59,15 @@ describe("bitget (in process)", () => {
         writeFileSync(join(dir, "broken.csv.checkpoint.json"), "{")
         const at = ["--base-url", sandbox.url]
         const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
-          [["export", "tax-records", "--from", "2025-01-01", "--format", "xml"], "csv, ndjson"],
+          [["export", "tax-records", "--from", "2025-01-01", "--format", "xml"], "\"csv\" | \"ndjson\""],
           [["export", "tax-records", "--from", "2025-02-01", "--to", "2025-01-01"], "is after --to"],
           [["export", "tax-records", "--from", "2025-02-30"], "not a calendar date"],
           [["export", "tax-records", "--from", "yesterday"], "expected a date"],
           [["export", "tax-records", "--from", "2025-01-01", "--to", "2025-01-01T25:00Z"], "--to"],
-          [["export", "trades", "--from", "2025-01-01"], "tax-records, futures-orders, p2p-orders"],
+          [
+            ["export", "trades", "--from", "2025-01-01"],
+            "\"tax-records\" | \"futures-orders\" | \"p2p-orders\""
+          ],
           [["export", "tax-records"], "--from"],
           [["export", "tax-records", "--from", "2025-01-01", "--resume"], "--out"],
           [["export", "p2p-orders", "--from", "2025-01-01", "--product-type", "USDT-FUTURES"], "futures-orders only"],
@@ -97,8 +100,8 @@ describe("bitget (in process)", () => {
 
   it("maps a run's end to its exit code", () => {
     assert.strictEqual(Cli.exitCode(Exit.void, undefined), 0)
-    assert.strictEqual(Cli.exitCode(Exit.interrupt(0 as never), "SIGINT"), 130)
-    assert.strictEqual(Cli.exitCode(Exit.failCause(Cause.interrupt(0 as never)), "SIGTERM"), 143)
+    assert.strictEqual(Cli.exitCode(Exit.interrupt(0), "SIGINT"), 130)
+    assert.strictEqual(Cli.exitCode(Exit.failCause(Cause.interrupt(0)), "SIGTERM"), 143)
     assert.strictEqual(Cli.exitCode(Exit.fail(new UsageError({ problem: "no" })), undefined), 2)
     assert.strictEqual(Cli.exitCode(Exit.fail(new Error("boom")), undefined), 1)
     assert.strictEqual(Cli.exitCode(Exit.die("bug"), undefined), 1)

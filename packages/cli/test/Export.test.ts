@@ -279,7 +279,7 @@ describe("bitget export", () => {
           const sandbox = yield* Sandbox.Sandbox
           yield* sandbox.clearRequests
           const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
-            [["export", "tax-records", "--from", "2025-01-01", "--format", "xml"], "csv, ndjson"],
+            [["export", "tax-records", "--from", "2025-01-01", "--format", "xml"], "\"csv\" | \"ndjson\""],
             [["export", "p2p-orders", "--from", "2025-01-01", "--product-type", "USDT-FUTURES"], "futures-orders only"]
           ]
           yield* Effect.forEach(cases, ([args, message]) =>

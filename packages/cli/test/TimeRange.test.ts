@@ -2,11 +2,14 @@
  * The times of `--from` and `--to`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime, Either } from "effect"
+import { DateTime, Result } from "effect"
 import * as TimeRange from "../src/TimeRange.js"
 
 const iso = (text: string, end: TimeRange.End) =>
-  Either.match(TimeRange.parse(text, end), { onLeft: (problem) => `left: ${problem}`, onRight: DateTime.formatIso })
+  Result.match(TimeRange.parse(text, end), {
+    onFailure: (problem) => `failure: ${problem}`,
+    onSuccess: DateTime.formatIso
+  })
 
 describe("TimeRange", () => {
   it("reads a date as the first millisecond of the day (start) or its last (end), in UTC", () => {
@@ -25,11 +28,11 @@ describe("TimeRange", () => {
   })
 
   it("refuses anything else, saying why", () => {
-    assert.match(iso("2025-02-29", "start"), /^left: "2025-02-29" is not a calendar date/)
-    assert.match(iso("2025-13-01T00:00Z", "start"), /^left: .* not a valid date and time/)
-    assert.match(iso("2025-01-01T24:00Z", "start"), /^left: .* not a valid date and time/)
-    assert.match(iso("2025-01-01T10:00+15:00", "start"), /^left: .* not a valid date and time/)
-    assert.match(iso("1735689600000", "start"), /^left: expected a date/)
-    assert.match(iso("yesterday", "start"), /^left: expected a date/)
+    assert.match(iso("2025-02-29", "start"), /^failure: "2025-02-29" is not a calendar date/)
+    assert.match(iso("2025-13-01T00:00Z", "start"), /^failure: .* not a valid date and time/)
+    assert.match(iso("2025-01-01T24:00Z", "start"), /^failure: .* not a valid date and time/)
+    assert.match(iso("2025-01-01T10:00+15:00", "start"), /^failure: .* not a valid date and time/)
+    assert.match(iso("1735689600000", "start"), /^failure: expected a date/)
+    assert.match(iso("yesterday", "start"), /^failure: expected a date/)
   })
 })

@@ -76,7 +76,7 @@ export const start = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) =>
 /** Runs `bitget …` to its end, checking that no secret was printed. */
 export const run = (args: ReadonlyArray<string>, sandbox: Sandbox.Sandbox.Service, extra = {}) =>
   Effect.scoped(Effect.flatMap(start(args, envOf(sandbox, extra)), (started) => started.ended)).pipe(
-    Effect.tap((ran) => assertNoSecret(ran, sandbox))
+    Effect.tap((ran) => Effect.sync(() => assertNoSecret(ran, sandbox)))
   )
 
 /** Asserts that neither output holds the API key, the secret or the passphrase. */
@@ -178,7 +178,7 @@ export const assertCell = (
     case "decimal":
       assert.match(String(exported), fixedPoint, `${where}: fixed point`)
       return assert.isTrue(
-        BigDecimal.equals(BigDecimal.unsafeFromString(String(exported)), BigDecimal.unsafeFromString(String(wire))),
+        BigDecimal.equals(BigDecimal.fromStringUnsafe(String(exported)), BigDecimal.fromStringUnsafe(String(wire))),
         `${where}: ${String(exported)} = ${String(wire)}`
       )
     case "list":
