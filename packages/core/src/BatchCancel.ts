@@ -6,8 +6,8 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError, BitgetRequestError } from "./BitgetError.js"
@@ -31,7 +31,7 @@ export const maxOrders = 50
  * @since 0.1.0
  * @category models
  */
-export const BatchMode = Schema.Literal("single", "multiple")
+export const BatchMode = Schema.Literals(["single", "multiple"])
 
 /**
  * The batch mode type.
@@ -52,7 +52,7 @@ export const OrderRef = Schema.Struct({
   symbol: Filter,
   orderId: Schema.optional(NumericId),
   clientOid: Schema.optional(ClientOid)
-}).annotations({ identifier: "OrderRef" })
+}).annotate({ identifier: "OrderRef" })
 
 /**
  * The order reference type.
@@ -93,16 +93,16 @@ const checkBatch = (
 ): ReadonlyArray<Schema.FilterIssue> => {
   const { orderList, symbol } = request
   const first = orderList[0]
-  if (first === undefined) return [{ path: ["orderList"], message: "orderList needs at least one order" }]
+  if (first === undefined) return [{ path: ["orderList"], issue: "orderList needs at least one order" }]
   if (orderList.length > maxOrders) {
-    return [{ path: ["orderList"], message: `orderList may hold at most ${maxOrders} orders, got ${orderList.length}` }]
+    return [{ path: ["orderList"], issue: `orderList may hold at most ${maxOrders} orders, got ${orderList.length}` }]
   }
   const unnamed: Array<Schema.FilterIssue> = []
   orderList.forEach((order, index) => {
     if (order.orderId !== undefined && order.clientOid !== undefined) {
-      unnamed.push({ path: ["orderList", index], message: "an order must be named by orderId or clientOid, not both" })
+      unnamed.push({ path: ["orderList", index], issue: "an order must be named by orderId or clientOid, not both" })
     } else if (order.orderId === undefined && order.clientOid === undefined) {
-      unnamed.push({ path: ["orderList", index], message: "an order needs an orderId or a clientOid" })
+      unnamed.push({ path: ["orderList", index], issue: "an order needs an orderId or a clientOid" })
     }
   })
   if (unnamed.length > 0) return unnamed
@@ -114,7 +114,7 @@ const checkBatch = (
     if (own !== kind) {
       issues.push({
         path: ["orderList", index],
-        message:
+        issue:
           `a batch must not mix orderId and clientOid (orderList[0] uses ${kind}, orderList[${index}] uses ${own}); ` +
           "the exchange silently fails the clientOid orders of a mixed batch"
       })
@@ -122,19 +122,19 @@ const checkBatch = (
     }
     const key = referenceKey(kind, order[kind])
     if (seen.has(key)) {
-      issues.push({ path: ["orderList", index], message: `the batch names the same order twice (${order[kind]})` })
+      issues.push({ path: ["orderList", index], issue: `the batch names the same order twice (${order[kind]})` })
     }
     seen.add(key)
   })
   if ((request.batchMode ?? "single") === "single") {
     if (symbol === undefined) {
-      issues.push({ path: ["symbol"], message: "single mode (the default) needs the top-level symbol" })
+      issues.push({ path: ["symbol"], issue: "single mode (the default) needs the top-level symbol" })
     } else {
       orderList.forEach((order, index) => {
         if (order.symbol !== undefined && order.symbol !== symbol) {
           issues.push({
             path: ["orderList", index, "symbol"],
-            message: `in single mode every order is of ${symbol}, but orderList[${index}] names ${order.symbol}`
+            issue: `in single mode every order is of ${symbol}, but orderList[${index}] names ${order.symbol}`
           })
         }
       })
@@ -142,7 +142,7 @@ const checkBatch = (
   } else {
     orderList.forEach((order, index) => {
       if (order.symbol === undefined) {
-        issues.push({ path: ["orderList", index, "symbol"], message: "multiple mode needs a symbol on every order" })
+        issues.push({ path: ["orderList", index, "symbol"], issue: "multiple mode needs a symbol on every order" })
       }
     })
   }
@@ -159,9 +159,9 @@ export const BatchCancelRequest = Schema.Struct({
   symbol: Filter,
   batchMode: Schema.optional(BatchMode),
   orderList: Schema.Array(OrderRef)
-}).annotations({ identifier: "BatchCancelFields" }).pipe(Schema.filter(checkBatch)).annotations({
-  identifier: "BatchCancelRequest"
-})
+}).annotate({ identifier: "BatchCancelFields" }).check(
+  Schema.makeFilter(checkBatch, { identifier: "BatchCancelRequest" })
+)
 
 /**
  * The request type.
@@ -289,8 +289,8 @@ const allFailed = (request: BatchCancelRequest, code: string, msg: string): Batc
     succeeded: [],
     failed: request.orderList.map((order) =>
       new CancelFailure({
-        orderId: Option.fromNullable(order.orderId),
-        clientOid: Option.fromNullable(order.clientOid),
+        orderId: Option.fromUndefinedOr(order.orderId),
+        clientOid: Option.fromUndefinedOr(order.clientOid),
         errorMsg: msg === "" ? Option.none() : Option.some(msg),
         errorCode: Option.some(code)
       })
@@ -397,6 +397,9 @@ export interface CancelOrdersResult {
   readonly batchErrors: ReadonlyArray<{ readonly orders: ReadonlyArray<OrderRef>; readonly error: BitgetError }>
 }
 
+/** Checks a request as sending it would, without encoding it. */
+const validate = Schema.decodeEffect(Schema.toType(BatchCancelRequest))
+
 const batchesOf = (orders: ReadonlyArray<SymbolOrderRef>): ReadonlyArray<BatchCancelRequest> => {
   const byKind = new Map<IdentifierKind, Array<SymbolOrderRef>>()
   for (const order of orders) {
@@ -445,10 +448,10 @@ export const cancelOrders = (
 ): Effect.Effect<CancelOrdersResult, BitgetRequestError, BitgetClient.BitgetClient> => {
   const batches = batchesOf(orders)
   return Effect.forEach(batches, (batch) =>
-    Schema.validate(BatchCancelRequest)(batch, { errors: "all" }).pipe(
+    validate(batch, { errors: "all" }).pipe(
       Effect.mapError(requestError(endpoint))
     )).pipe(
-      Effect.zipRight(Effect.forEach(batches, (batch) => Effect.either(batchCancelOrders(batch)))),
+      Effect.andThen(Effect.forEach(batches, (batch) => Effect.result(batchCancelOrders(batch)))),
       Effect.map((outcomes) => {
         const succeeded: Array<CancelledOrder> = []
         const failed: Array<CancelFailure> = []
@@ -456,13 +459,13 @@ export const cancelOrders = (
         const batchErrors: Array<CancelOrdersResult["batchErrors"][number]> = []
         outcomes.forEach((outcome, index) => {
           const batch = batches[index] as BatchCancelRequest
-          if (Either.isRight(outcome)) {
-            succeeded.push(...outcome.right.succeeded)
-            failed.push(...outcome.right.failed)
-            unconfirmed.push(...outcome.right.unconfirmed)
+          if (Result.isSuccess(outcome)) {
+            succeeded.push(...outcome.success.succeeded)
+            failed.push(...outcome.success.failed)
+            unconfirmed.push(...outcome.success.unconfirmed)
           } else {
             unconfirmed.push(...batch.orderList)
-            batchErrors.push({ orders: batch.orderList, error: outcome.left })
+            batchErrors.push({ orders: batch.orderList, error: outcome.failure })
           }
         })
         return { result: new BatchCancelResult({ succeeded, failed, unconfirmed }), batchErrors }

@@ -5,21 +5,19 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
+import type { HttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
-import * as ScheduleIntervals from "effect/ScheduleIntervals"
 import * as Schema from "effect/Schema"
 import type * as Tracer from "effect/Tracer"
 import { BitgetConfig } from "./BitgetConfig.js"
@@ -56,7 +54,7 @@ export const credentialHeaders: ReadonlyArray<string> = Transport.credentialHead
  * @category services
  */
 export class BitgetClient
-  extends Context.Tag("@bitget-effect/core/BitgetClient")<BitgetClient, BitgetClient.Service>()
+  extends Context.Service<BitgetClient, BitgetClient.Service>()("@bitget-effect/core/BitgetClient")
 {}
 
 /**
@@ -103,25 +101,17 @@ const retrying = (
   onRetry: (error: BitgetError, delayMillis: number) => Effect.Effect<void>
 ) =>
 <A, R>(self: Effect.Effect<A, BitgetError, R>) =>
-  Effect.catchAll(self, (first) => {
+  Effect.catch(self, (first) => {
     let replay = true
-    let last = first
     return Effect.retry(
       Effect.suspend(() => {
         if (!replay) return self
         replay = false
         return Effect.fail(first)
       }),
-      policy.pipe(
-        Schedule.tapInput((error: BitgetError) => Effect.sync(() => (last = error))),
-        Schedule.onDecision((_, decision) =>
-          decision._tag === "Continue"
-            ? Effect.flatMap(
-              Clock.currentTimeMillis,
-              (now) => onRetry(last, Math.max(0, Math.round(ScheduleIntervals.start(decision.intervals) - now)))
-            )
-            : Effect.void
-        )
+      Schedule.tap(
+        policy,
+        ({ duration, input }) => onRetry(input, Math.max(0, Math.round(Duration.toMillis(duration))))
       )
     )
   })
@@ -142,26 +132,28 @@ const describeError = (span: Tracer.Span, error: BitgetError): string => {
  * attempts, limiter wait, retry reasons and failure on its span.
  */
 const finish = (
-  { call, metrics, millis, name, span }: {
+  { call, context, metrics, millis, name, span }: {
     readonly span: Tracer.Span
     readonly call: CallState
     readonly name: string
     readonly metrics: Internal.EndpointMetrics
+    /** Where the metrics are kept. */
+    readonly context: Context.Context<never>
     readonly millis: number
   },
   exit: Exit.Exit<unknown, BitgetError>
 ): void => {
-  metrics.duration(millis)
+  metrics.duration.updateUnsafe(millis, context)
   span.attribute(Telemetry.attributes.attempt, call.attempts)
   span.attribute(Telemetry.attributes.rateLimitWait, call.waitedMillis)
   if (call.reasons.length > 0) span.attribute(Telemetry.attributes.retryReasons, call.reasons.join(","))
-  if (Exit.isSuccess(exit)) return metrics.success(1)
-  const failure = Cause.failureOption(exit.cause)
+  if (Exit.isSuccess(exit)) return metrics.success.updateUnsafe(1, context)
+  const failure = Cause.findErrorOption(exit.cause)
   if (Option.isSome(failure)) {
-    Internal.countError(name, failure.value._tag, describeError(span, failure.value))
-    return metrics.failure(1)
+    Internal.countError(name, failure.value._tag, describeError(span, failure.value), context)
+    return metrics.failure.updateUnsafe(1, context)
   }
-  return (Cause.isInterruptedOnly(exit.cause) ? metrics.interrupted : metrics.failure)(1)
+  return (Cause.hasInterruptsOnly(exit.cause) ? metrics.interrupted : metrics.failure).updateUnsafe(1, context)
 }
 
 /**
@@ -209,8 +201,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
             [Telemetry.attributes.method]: endpoint.method,
             [Telemetry.attributes.url]: `${config.baseUrl}${endpoint.path}`,
             [Telemetry.attributes.attempt]: call === undefined ? 1 : ++call.attempts
-          },
-          captureStackTrace: false
+          }
         }, (span) =>
           Effect.gen(function*() {
             const permit = yield* limiter.take(
@@ -242,11 +233,11 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
               maxBytes: config.maxResponseBytes
             }).pipe(Effect.ensuring(permit.settle))
             span.attribute(Telemetry.attributes.status, answer.status)
-            const data = yield* interpret({ endpoint: name, ...answer, secrets: scrubber }).pipe(
+            const data = yield* Effect.fromResult(interpret({ endpoint: name, ...answer, secrets: scrubber })).pipe(
               Effect.tapError((error) =>
                 isRateLimited(error)
-                  ? Effect.zipRight(
-                    Metric.increment(Metric.tagged(RateLimiter.rejections, "endpoint", name)),
+                  ? Effect.andThen(
+                    Metric.update(Metric.withAttributes(RateLimiter.rejections, { endpoint: name }), 1),
                     Effect.logWarning(`rate limited: ${name} answered ${error.code} (HTTP ${error.status})`)
                   )
                   : Effect.void
@@ -255,7 +246,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
             return { answer, data, secrets: scrubber }
           }).pipe(
             Effect.tapError((error) => Effect.sync(() => describeError(span, error))),
-            Effect.withParentSpan(span)
+            Effect.withParentSpan(span, { captureStackTrace: false })
           ))
       )
     }
@@ -264,7 +255,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       const before = yield* Clock.currentTimeMillis
       const { data } = yield* attempt(TimeEndpoint.endpoint, Request.empty, undefined, undefined)
       const after = yield* Clock.currentTimeMillis
-      const server = yield* Schema.decodeUnknown(TimeEndpoint.ServerTime)(data).pipe(
+      const server = yield* Schema.decodeUnknownEffect(TimeEndpoint.ServerTime)(data).pipe(
         Effect.mapError((error) =>
           new BitgetDecodeError({
             endpoint: label(TimeEndpoint.endpoint),
@@ -294,13 +285,13 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       const name = label(endpoint)
       const run = (call: CallState) => {
         const onRetry = (reason: string, detail: string) =>
-          Effect.suspend(() => {
+          Effect.contextWith((context: Context.Context<never>) => {
             call.reasons.push(reason)
-            Internal.countRetry(name, reason)
+            Internal.countRetry(name, reason, context)
             return Effect.logInfo(`retry: ${name} attempt ${call.attempts + 1} ${detail}`)
           })
         return Effect.gen(function*() {
-          const credentials = yield* Request.credentialsFor(frame, endpoint)
+          const credentials = yield* Effect.fromResult(Request.credentialsFor(frame, endpoint))
           const prepared = yield* Request.prepare(endpoint, input)
           const once = attempt(endpoint, prepared, credentials, call)
           const { answer, data, secrets: scrubber } = yield* once.pipe(
@@ -308,8 +299,8 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
               isClockSkew,
               (error) =>
                 onRetry(Retry.reason(error), "after the exchange refused the timestamp; syncing the clock").pipe(
-                  Effect.zipRight(syncClock),
-                  Effect.zipRight(once)
+                  Effect.andThen(syncClock),
+                  Effect.andThen(once)
                 )
             ),
             retrying(policy(endpoint), (error, delayMillis) => {
@@ -317,8 +308,8 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
               return onRetry(reason, `in ${delayMillis} ms after ${reason}: ${error.message}`)
             })
           )
-          return yield* decoder(endpoint.response)(data).pipe(
-            Either.mapLeft((error) =>
+          return yield* Effect.fromResult(decoder(endpoint.response)(data)).pipe(
+            Effect.mapError((error) =>
               new BitgetDecodeError({
                 endpoint: name,
                 status: answer.status,
@@ -336,50 +327,57 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
           [Telemetry.attributes.operation]: endpoint.name,
           [Telemetry.attributes.method]: endpoint.method,
           [Telemetry.attributes.path]: endpoint.path
-        },
-        captureStackTrace: false
+        }
       }, (span) => {
         const call: CallState = { attempts: 0, waitedMillis: 0, reasons: [] }
-        return Effect.flatMap(Clock.currentTimeMillis, (started) =>
-          run(call).pipe(
-            Effect.withParentSpan(span),
-            Effect.onExit((exit) =>
-              Effect.map(Clock.currentTimeMillis, (now) =>
-                finish({ span, call, name, metrics, millis: now - started }, exit))
-            )
-          ))
+        return Effect.contextWith((context: Context.Context<never>) =>
+          Effect.flatMap(Clock.currentTimeMillis, (started) =>
+            run(call).pipe(
+              Effect.withParentSpan(span, { captureStackTrace: false }),
+              Effect.onExit((exit) =>
+                Effect.map(Clock.currentTimeMillis, (now) =>
+                  finish({ span, call, name, metrics, context, millis: now - started }, exit))
+              )
+            ))
+        )
       })
     }
 
     if (config.syncClockOnStart) {
       yield* syncClock.pipe(
-        Effect.catchAll((error) => Effect.logWarning(`clock sync at start failed: ${error.message}`))
+        Effect.catch((error) => Effect.logWarning(`clock sync at start failed: ${error.message}`))
       )
     }
     return BitgetClient.of({ execute, clockOffset: Ref.get(offset), syncClock })
   })
 
 /**
- * The client as a layer.
+ * The client as a layer, over the `HttpClient` from the context.
+ *
+ * Each place it is provided builds its own client. Effect shares a layer
+ * across nested `Effect.provide` calls by identity, whatever it is given:
+ * a client provided with other configuration (a demo account, other
+ * credentials) within the scope of one already built would otherwise be
+ * handed the outer one. A layer built on it once and referenced twice is
+ * shared as usual.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<BitgetClient, never, BitgetConfig | Signer | HttpClient.HttpClient> = Layer.effect(
-  BitgetClient,
-  make
-).pipe(Layer.provide(layerHttpClient))
+export const layer: Layer.Layer<BitgetClient, never, BitgetConfig | Signer | HttpClient.HttpClient> = Layer.fresh(
+  Layer.effect(BitgetClient, make).pipe(Layer.provide(layerHttpClient))
+)
 
 /**
  * The client as a layer, over the `HttpTransport` from the context (as
- * `BitgetNode` provides it, straight on undici).
+ * `BitgetNode` provides it, straight on undici); like `layer`, built afresh
+ * wherever it is provided.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerTransport: Layer.Layer<BitgetClient, never, BitgetConfig | Signer | HttpTransport> = Layer.effect(
-  BitgetClient,
-  make
+export const layerTransport: Layer.Layer<BitgetClient, never, BitgetConfig | Signer | HttpTransport> = Layer.fresh(
+  Layer.effect(BitgetClient, make)
 )
 
 /**

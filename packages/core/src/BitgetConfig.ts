@@ -5,13 +5,13 @@
  * @since 0.1.0
  */
 import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import * as Credentials from "./Credentials.js"
 import type { RateLimitOptions } from "./RateLimiter.js"
 import type { RetryOptions } from "./Retry.js"
@@ -72,7 +72,7 @@ export interface BitgetOptionsInput {
   readonly credentials?: Credentials.Credentials
   readonly locale?: Locale
   readonly demoTrading?: boolean
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
   readonly channelApiCode?: string
   readonly rateLimit?: RateLimitOptions
   readonly retry?: BitgetOptions["retry"]
@@ -86,7 +86,7 @@ export interface BitgetOptionsInput {
  * @since 0.1.0
  * @category services
  */
-export class BitgetConfig extends Context.Tag("@bitget-effect/core/BitgetConfig")<BitgetConfig, BitgetOptions>() {}
+export class BitgetConfig extends Context.Service<BitgetConfig, BitgetOptions>()("@bitget-effect/core/BitgetConfig") {}
 
 const defaults: {
   readonly baseUrl: string
@@ -112,11 +112,11 @@ const defaults: {
  */
 export const make = (input: BitgetOptionsInput = {}): BitgetOptions => ({
   baseUrl: (input.baseUrl ?? defaults.baseUrl).replace(/\/+$/, ""),
-  credentials: Option.fromNullable(input.credentials),
+  credentials: Option.fromUndefinedOr(input.credentials),
   locale: input.locale ?? defaults.locale,
   demoTrading: input.demoTrading ?? defaults.demoTrading,
-  timeout: Duration.decode(input.timeout ?? defaults.timeout),
-  channelApiCode: Option.fromNullable(input.channelApiCode),
+  timeout: Duration.fromInputUnsafe(input.timeout ?? defaults.timeout),
+  channelApiCode: Option.fromUndefinedOr(input.channelApiCode),
   rateLimit: input.rateLimit ?? {},
   retry: input.retry ?? {},
   syncClockOnStart: input.syncClockOnStart ?? defaults.syncClockOnStart,
@@ -129,8 +129,8 @@ export const make = (input: BitgetOptionsInput = {}): BitgetOptions => ({
  * @example
  * ```ts
  * import { BitgetClient, BitgetConfig, Credentials, WebCryptoSigner } from "@bitget-effect/core"
- * import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
  * import { Layer } from "effect"
+ * import { FetchHttpClient } from "effect/http"
  *
  * const config = BitgetConfig.layer({
  *   credentials: Credentials.hmac({ apiKey: "bg_0123456789abcdef", secret: "0123456789abcdef", passphrase: "phrase" }),
@@ -151,67 +151,80 @@ export const layer = (input: BitgetOptionsInput = {}): Layer.Layer<BitgetConfig>
   Layer.succeed(BitgetConfig, make(input))
 
 /** The variable a config path is read from by the default (environment) provider. */
-const variable = (path: ReadonlyArray<string>): string => path.join("_")
+const variable = (path: ReadonlyArray<PropertyKey>): string => path.map(String).join("_")
+
+/** A failure for incomplete credentials, at the variable that is missing. */
+const incomplete = (prefix: string, missing: string): Config.ConfigError =>
+  new Config.ConfigError(
+    new Schema.SchemaError(
+      new SchemaIssue.Pointer(
+        [prefix, missing],
+        new SchemaIssue.MissingKey({
+          messageMissingKey: `incomplete credentials: set ${
+            Credentials.variables(prefix)
+          } together, or none of them for public calls only`
+        })
+      )
+    )
+  )
 
 /** The credentials under a prefix: none, or a complete set built by `Credentials`. */
 const credentialsConfig = (prefix: string): Config.Config<Option.Option<Credentials.Credentials>> =>
   Config.all({
-    apiKey: Config.option(Config.redacted(Credentials.keys.apiKey)),
-    passphrase: Config.option(Config.redacted(Credentials.keys.passphrase)),
-    secret: Config.option(Config.redacted(Credentials.keys.secret)),
-    privateKeyPem: Config.option(Config.redacted(Credentials.keys.privateKeyPem))
+    apiKey: Config.option(Config.Redacted(Credentials.keys.apiKey)),
+    passphrase: Config.option(Config.Redacted(Credentials.keys.passphrase)),
+    secret: Config.option(Config.Redacted(Credentials.keys.secret)),
+    privateKeyPem: Config.option(Config.Redacted(Credentials.keys.privateKeyPem))
   }).pipe(
-    Config.mapOrFail(({ apiKey, passphrase, privateKeyPem, secret }) => {
-      if ([apiKey, passphrase, secret, privateKeyPem].every(Option.isNone)) return Either.right(Option.none())
-      if (Option.isSome(apiKey) && Option.isSome(passphrase)) {
-        if (Option.isSome(secret)) {
-          return Either.right(
-            Option.some(Credentials.hmac({ apiKey: apiKey.value, passphrase: passphrase.value, secret: secret.value }))
-          )
-        }
-        if (Option.isSome(privateKeyPem)) {
-          return Either.right(
-            Option.some(
+    Config.mapEffect(
+      ({ apiKey, passphrase, privateKeyPem, secret }): Effect.Effect<
+        Option.Option<Credentials.Credentials>,
+        Config.ConfigError
+      > => {
+        if ([apiKey, passphrase, secret, privateKeyPem].every(Option.isNone)) return Effect.succeedNone
+        if (Option.isSome(apiKey) && Option.isSome(passphrase)) {
+          if (Option.isSome(secret)) {
+            return Effect.succeedSome(
+              Credentials.hmac({ apiKey: apiKey.value, passphrase: passphrase.value, secret: secret.value })
+            )
+          }
+          if (Option.isSome(privateKeyPem)) {
+            return Effect.succeedSome(
               Credentials.rsa({
                 apiKey: apiKey.value,
                 passphrase: passphrase.value,
                 privateKeyPem: privateKeyPem.value
               })
             )
-          )
+          }
         }
-      }
-      const missing = Option.isNone(apiKey)
-        ? Credentials.keys.apiKey
-        : Option.isNone(passphrase)
-        ? Credentials.keys.passphrase
-        : Credentials.keys.secret
-      return Either.left(
-        ConfigError.MissingData(
-          [missing],
-          `incomplete credentials: set ${Credentials.variables(prefix)} together, or none of them for public calls only`
+        return Effect.fail(
+          incomplete(
+            prefix,
+            Option.isNone(apiKey)
+              ? Credentials.keys.apiKey
+              : Option.isNone(passphrase)
+              ? Credentials.keys.passphrase
+              : Credentials.keys.secret
+          )
         )
-      )
-    })
+      }
+    )
   )
 
-/** The same failure with every path named as the variable the user sets (`BITGET_TIMEOUT`, not `BITGET.TIMEOUT`). */
-const namedByVariable = (error: ConfigError.ConfigError): ConfigError.ConfigError => {
-  switch (error._op) {
-    case "And":
-      return ConfigError.And(namedByVariable(error.left), namedByVariable(error.right))
-    case "Or":
-      return ConfigError.Or(namedByVariable(error.left), namedByVariable(error.right))
-    case "InvalidData":
-      return ConfigError.InvalidData([variable(error.path)], error.message)
-    case "MissingData":
-      return ConfigError.MissingData([variable(error.path)], error.message)
-    case "SourceUnavailable":
-      return ConfigError.SourceUnavailable([variable(error.path)], error.message, error.cause)
-    case "Unsupported":
-      return ConfigError.Unsupported([variable(error.path)], error.message)
-  }
-}
+/** An issue with the path it is at joined into the variable a user sets (`BITGET_TIMEOUT`). */
+const atVariable = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): SchemaIssue.Issue =>
+  issue._tag === "Pointer"
+    ? atVariable(issue.issue, [...path, ...issue.path])
+    : path.length === 0
+    ? issue
+    : new SchemaIssue.Pointer([variable(path)], issue)
+
+/** The same failure at the variable the user sets (`BITGET_TIMEOUT`, not `["BITGET"]["TIMEOUT"]`). */
+const namedByVariable = (error: Config.ConfigError): Config.ConfigError =>
+  Schema.isSchemaError(error.cause)
+    ? new Config.ConfigError(new Schema.SchemaError(atVariable(error.cause.issue, [])))
+    : error
 
 /**
  * Reads the options from `Config` under a prefix (default `BITGET`):
@@ -227,16 +240,16 @@ const namedByVariable = (error: ConfigError.ConfigError): ConfigError.ConfigErro
 export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
   Config.nested(
     Config.all({
-      baseUrl: Config.withDefault(Config.string("BASE_URL"), defaults.baseUrl),
+      baseUrl: Config.withDefault(Config.String("BASE_URL"), defaults.baseUrl),
       credentials: credentialsConfig(prefix),
-      locale: Config.withDefault(Config.literal("en-US", "zh-CN")("LOCALE"), defaults.locale),
-      demoTrading: Config.withDefault(Config.boolean("DEMO_TRADING"), defaults.demoTrading),
-      timeout: Config.withDefault(Config.duration("TIMEOUT"), defaults.timeout),
-      channelApiCode: Config.option(Config.string("CHANNEL_API_CODE")),
-      rateLimitEnabled: Config.withDefault(Config.boolean("RATE_LIMIT"), true),
-      maxAttempts: Config.option(Config.integer("MAX_ATTEMPTS")),
-      syncClockOnStart: Config.withDefault(Config.boolean("SYNC_CLOCK"), defaults.syncClockOnStart),
-      maxResponseBytes: Config.withDefault(Config.integer("MAX_RESPONSE_BYTES"), defaults.maxResponseBytes)
+      locale: Config.withDefault(Config.Literals(["en-US", "zh-CN"], "LOCALE"), defaults.locale),
+      demoTrading: Config.withDefault(Config.Boolean("DEMO_TRADING"), defaults.demoTrading),
+      timeout: Config.withDefault(Config.Duration("TIMEOUT"), defaults.timeout),
+      channelApiCode: Config.option(Config.String("CHANNEL_API_CODE")),
+      rateLimitEnabled: Config.withDefault(Config.Boolean("RATE_LIMIT"), true),
+      maxAttempts: Config.option(Config.Int("MAX_ATTEMPTS")),
+      syncClockOnStart: Config.withDefault(Config.Boolean("SYNC_CLOCK"), defaults.syncClockOnStart),
+      maxResponseBytes: Config.withDefault(Config.Int("MAX_RESPONSE_BYTES"), defaults.maxResponseBytes)
     }),
     prefix
   ).pipe(Config.map(({ channelApiCode, credentials, maxAttempts, rateLimitEnabled, ...options }) =>
@@ -251,8 +264,8 @@ export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
 
 /**
  * A layer that reads the options from `Config` (environment variables by
- * default). A failure names each variable as the user sets it
- * (`BITGET_TIMEOUT`).
+ * default). A failure names the variable as the user sets it
+ * (`BITGET_TIMEOUT`), never its value.
  *
  * @example
  * ```ts
@@ -262,11 +275,11 @@ export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
  * // BITGET_API_KEY, BITGET_API_SECRET, BITGET_API_PASSPHRASE, BITGET_TIMEOUT, ...
  * const layer = BitgetConfig.layerConfig()
  *
- * // Here the variables come from a map instead of the environment.
- * const variables = new Map([["BITGET_DEMO_TRADING", "true"], ["BITGET_TIMEOUT", "3 seconds"]])
+ * // Here the variables come from a record instead of the environment.
+ * const variables = ConfigProvider.fromEnvRecord({ BITGET_DEMO_TRADING: "true", BITGET_TIMEOUT: "3 seconds" })
  * const options = Effect.runSync(BitgetConfig.BitgetConfig.pipe(
  *   Effect.provide(layer),
- *   Effect.withConfigProvider(ConfigProvider.fromMap(variables, { pathDelim: "_" }))
+ *   Effect.provideService(ConfigProvider.ConfigProvider, variables)
  * ))
  * assert.strictEqual(options.demoTrading, true)
  * assert.strictEqual(Duration.format(options.timeout), "3s")
@@ -275,5 +288,5 @@ export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig = (prefix = "BITGET"): Layer.Layer<BitgetConfig, ConfigError.ConfigError> =>
+export const layerConfig = (prefix = "BITGET"): Layer.Layer<BitgetConfig, Config.ConfigError> =>
   Layer.effect(BitgetConfig, Effect.mapError(config(prefix), namedByVariable))

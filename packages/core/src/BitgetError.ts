@@ -5,12 +5,14 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
-import * as ConfigError from "effect/ConfigError"
+import * as Config from "effect/Config"
 import type * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import { variables } from "./Credentials.js"
 
 /**
@@ -85,8 +87,8 @@ export class BitgetApiError extends Schema.TaggedError<BitgetApiError>("@bitget-
     code: Schema.String,
     msg: Schema.String,
     status: Schema.Number,
-    requestTime: Schema.OptionFromSelf(Schema.DateTimeUtcFromSelf),
-    retryAfter: Schema.OptionFromSelf(Schema.DurationFromSelf)
+    requestTime: Schema.Option(Schema.DateTimeUtc),
+    retryAfter: Schema.Option(Schema.Duration)
   }
 ) {
   /** The family of the code. */
@@ -129,7 +131,7 @@ export class BitgetTransportError extends Schema.TaggedError<BitgetTransportErro
   "@bitget-effect/core/BitgetTransportError"
 )("BitgetTransportError", {
   endpoint: Schema.String,
-  reason: Schema.Literal("Timeout", "Connect", "Network"),
+  reason: Schema.Literals(["Timeout", "Connect", "Network"]),
   sent: Schema.Boolean,
   description: Schema.String
 }) {
@@ -171,7 +173,10 @@ export class BitgetRequestError
     "BitgetRequestError",
     {
       endpoint: Schema.String,
-      reason: Schema.optionalWith(Schema.Literal("Invalid", "NoCredentials"), { default: () => "Invalid" }),
+      reason: Schema.Literals(["Invalid", "NoCredentials"]).pipe(
+        Schema.withDecodingDefaultType(Effect.succeed("Invalid" as const)),
+        Schema.withConstructorDefault(Effect.succeed("Invalid" as const))
+      ),
       issue: Schema.String
     }
   )
@@ -223,7 +228,7 @@ export class RateLimitWaitExceeded extends Schema.TaggedError<RateLimitWaitExcee
 )("RateLimitWaitExceeded", {
   endpoint: Schema.String,
   key: Schema.String,
-  maxWait: Schema.DurationFromSelf
+  maxWait: Schema.Duration
 }) {
   override get message(): string {
     return `${this.endpoint} would wait longer than ${Duration.format(this.maxWait)} for its rate limit (${this.key})`
@@ -295,11 +300,18 @@ export const hint = (error: BitgetError): string | undefined => {
   }
 }
 
-/** The leaves of a configuration failure as `where: what`. */
-const configProblems = (error: ConfigError.ConfigError): ReadonlyArray<string> =>
-  error._op === "And" || error._op === "Or"
-    ? [...configProblems(error.left), ...configProblems(error.right)]
-    : [`${error.path.join(".")}: ${error.message}`]
+/** A schema issue as `{ message, path }` entries, one per problem. */
+const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** The problems of a configuration failure, each as `where: what` (`what` alone when it is not at a path). */
+const configProblems = (error: Config.ConfigError): ReadonlyArray<string> =>
+  Schema.isSchemaError(error.cause)
+    ? formatIssue(error.cause.issue).issues.map(({ message, path }) =>
+      path === undefined || path.length === 0
+        ? message
+        : `${path.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".")}: ${message}`
+    )
+    : [error.cause.message]
 
 /** Every tag of the family; the type makes the compiler hold it to the `BitgetError` union. */
 const tags: { readonly [Tag in BitgetError["_tag"]]: true } = {
@@ -343,15 +355,15 @@ export const isBitgetError = (u: unknown): u is BitgetError =>
  * @category formatting
  */
 export const describeFailure = (cause: Cause.Cause<unknown>): ReadonlyArray<string> => {
-  if (Cause.isInterruptedOnly(cause)) return []
-  const failure = Cause.failureOption(cause)
+  if (cause.reasons.every(Cause.isInterruptReason)) return []
+  const failure = Cause.findErrorOption(cause)
   if (Option.isNone(failure)) return [Cause.pretty(cause)]
   const error = failure.value
   if (isBitgetError(error)) {
     const todo = hint(error)
     return todo === undefined ? [`error: ${error.message}`] : [`error: ${error.message}`, `hint: ${todo}`]
   }
-  if (ConfigError.isConfigError(error)) return [`error: bad configuration: ${configProblems(error).join("; ")}`]
+  if (error instanceof Config.ConfigError) return [`error: bad configuration: ${configProblems(error).join("; ")}`]
   return [`error: ${Predicate.hasProperty(error, "message") ? String(error.message) : String(error)}`]
 }
 
@@ -396,6 +408,6 @@ export const apiError = (options: {
     code: options.code,
     msg: options.msg,
     status: options.status ?? 400,
-    requestTime: Option.fromNullable(options.requestTime),
-    retryAfter: Option.fromNullable(options.retryAfter)
+    requestTime: Option.fromUndefinedOr(options.requestTime),
+    retryAfter: Option.fromUndefinedOr(options.retryAfter)
   })

@@ -45,10 +45,10 @@ export interface Call {
  * @since 0.1.0
  * @category services
  */
-export class BitgetMock extends Context.Tag("@bitget-effect/core/BitgetMock")<BitgetMock, {
+export class BitgetMock extends Context.Service<BitgetMock, {
   /** Every call received, in order. */
   readonly calls: Effect.Effect<ReadonlyArray<Call>>
-}>() {}
+}>()("@bitget-effect/core/BitgetMock") {}
 
 /**
  * Answers an endpoint with a handler of the typed request.
@@ -62,10 +62,10 @@ export const on = <I, A, EI extends object, EA>(
 ): Response => ({
   name: endpoint.name,
   respond: (params) =>
-    Schema.decodeUnknown(endpoint.request)(params).pipe(
+    Schema.decodeUnknownEffect(endpoint.request)(params).pipe(
       Effect.orDie,
       Effect.flatMap(handler),
-      Effect.flatMap((value) => Effect.orDie(Schema.encode(endpoint.response)(value)))
+      Effect.flatMap((value) => Effect.orDie(Schema.encodeEffect(endpoint.response)(value)))
     )
 })
 
@@ -101,7 +101,7 @@ export const requestsOf = <I, A, EI extends object, EA>(
     Effect.flatMap((calls) =>
       Effect.forEach(
         calls.filter((call) => call.name === endpoint.name),
-        (call) => Effect.orDie(Schema.decodeUnknown(endpoint.request)(call.params))
+        (call) => Effect.orDie(Schema.decodeUnknownEffect(endpoint.request)(call.params))
       )
     )
   )
@@ -115,7 +115,7 @@ export const requestsOf = <I, A, EI extends object, EA>(
  * import { BitgetMock, FundNetFlow, Schemas } from "@bitget-effect/core"
  * import { BigDecimal, DateTime, Effect } from "effect"
  *
- * const point = new FundNetFlow.NetFlow({ netFlow: BigDecimal.unsafeFromString("-1250.5"), ts: DateTime.unsafeMake(0) })
+ * const point = new FundNetFlow.NetFlow({ netFlow: BigDecimal.fromStringUnsafe("-1250.5"), ts: DateTime.makeUnsafe(0) })
  * const mock = BitgetMock.layer(BitgetMock.succeed(FundNetFlow.endpoint, [point]))
  *
  * const program = Effect.gen(function*() {
@@ -139,14 +139,14 @@ export const layer = (
     const byName = new Map(responses.map((response) => [response.name, response]))
     const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) =>
       Effect.gen(function*() {
-        const params = yield* Schema.encode(endpoint.request)(input, { errors: "all" }).pipe(
+        const params = yield* Schema.encodeEffect(endpoint.request)(input, { errors: "all" }).pipe(
           Effect.mapError(requestError(endpoint))
         )
         yield* Ref.update(calls, (all) => [...all, { name: endpoint.name, params }])
         const response = byName.get(endpoint.name)
-        if (response === undefined) return yield* Effect.dieMessage(`BitgetMock: no response for ${endpoint.name}`)
+        if (response === undefined) return yield* Effect.die(new Error(`BitgetMock: no response for ${endpoint.name}`))
         const encoded = yield* response.respond(params)
-        return yield* Effect.orDie(Schema.decodeUnknown(endpoint.response)(encoded))
+        return yield* Effect.orDie(Schema.decodeUnknownEffect(endpoint.response)(encoded))
       })
     return Context.make(
       BitgetClient.BitgetClient,

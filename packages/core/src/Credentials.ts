@@ -72,9 +72,9 @@ export const hmac = (options: {
  * // The key as PEM (PKCS#8 or PKCS#1), from the environment. `BitgetConfig.layerConfig()`
  * // does this itself when BITGET_RSA_PRIVATE_KEY is set.
  * const credentials: Config.Config<Credentials.Credentials> = Config.all({
- *   apiKey: Config.redacted("BITGET_API_KEY"),
- *   privateKeyPem: Config.redacted("BITGET_RSA_PRIVATE_KEY"),
- *   passphrase: Config.redacted("BITGET_API_PASSPHRASE")
+ *   apiKey: Config.Redacted("BITGET_API_KEY"),
+ *   privateKeyPem: Config.Redacted("BITGET_RSA_PRIVATE_KEY"),
+ *   passphrase: Config.Redacted("BITGET_API_PASSPHRASE")
  * }).pipe(Config.map(Credentials.rsa))
  * ```
  *

@@ -6,8 +6,7 @@
  * @since 0.1.0
  */
 import type * as Duration from "effect/Duration"
-import type * as Either from "effect/Either"
-import type * as ParseResult from "effect/ParseResult"
+import type * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
 import { decoder as decoderOf } from "./internal/decoder.js"
 
@@ -27,7 +26,7 @@ export type RateLimitScope = "uid" | "ip"
  */
 export interface RateLimit {
   readonly limit: number
-  readonly window: Duration.DurationInput
+  readonly window: Duration.Input
   readonly scope: RateLimitScope
 }
 
@@ -62,7 +61,7 @@ interface Common<A, EA> {
   readonly rateLimit: RateLimit
   readonly idempotency: Idempotency
   /** Decodes the `data` field of a success envelope. */
-  readonly response: Schema.Schema<A, EA>
+  readonly response: Schema.Codec<A, EA>
 }
 
 /**
@@ -73,7 +72,7 @@ interface Common<A, EA> {
  */
 export interface Get<I, A, EI extends object = QueryParams, EA = unknown> extends Common<A, EA> {
   readonly method: "GET"
-  readonly request: Schema.Schema<I, EI>
+  readonly request: Schema.Codec<I, EI>
 }
 
 /**
@@ -84,7 +83,7 @@ export interface Get<I, A, EI extends object = QueryParams, EA = unknown> extend
  */
 export interface Post<I, A, EI extends object = object, EA = unknown> extends Common<A, EA> {
   readonly method: "POST"
-  readonly request: Schema.Schema<I, EI>
+  readonly request: Schema.Codec<I, EI>
 }
 
 /**
@@ -127,23 +126,23 @@ export const label = (endpoint: { readonly method: string; readonly path: string
 /**
  * The decoder of an endpoint's answers, as the client runs it on the `data`
  * of a success envelope: compiled once from the response schema, it builds
- * the same value as `Schema.decodeUnknownEither(endpoint.response)`, faster;
+ * the same value as `Schema.decodeUnknownResult(endpoint.response)`, faster;
  * anything it cannot decode is decoded (or refused) by Schema. For answers
  * kept on disk, or read some other way.
  *
  * @example
  * ```ts
  * import { Endpoint, Symbols } from "@bitget-effect/core"
- * import { Either } from "effect"
+ * import { Result } from "effect"
  *
  * const decode = Endpoint.decoder(Symbols.endpoint)
  * const pairs = decode([{ symbol: "BTCUSDT", baseCoin: "BTC", quoteCoin: "USDT", status: "online" }])
- * assert.strictEqual(Either.isLeft(pairs), true) // a pair needs more fields than these
+ * assert.strictEqual(Result.isFailure(pairs), true) // a pair needs more fields than these
  * ```
  *
  * @since 0.1.0
  * @category decoding
  */
 export const decoder = <A, EA>(
-  endpoint: { readonly response: Schema.Schema<A, EA> }
-): (data: unknown) => Either.Either<A, ParseResult.ParseError> => decoderOf(endpoint.response)
+  endpoint: { readonly response: Schema.Codec<A, EA> }
+): (data: unknown) => Result.Result<A, Schema.SchemaError> => decoderOf(endpoint.response)

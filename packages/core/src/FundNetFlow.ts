@@ -31,7 +31,7 @@ export class NetFlow extends Schema.Class<NetFlow>("NetFlow")({
  */
 export const FundNetFlowRequest = Schema.Struct({
   symbol: NonBlank
-}).annotations({ identifier: "FundNetFlowRequest" })
+}).annotate({ identifier: "FundNetFlowRequest" })
 
 /**
  * The request type.

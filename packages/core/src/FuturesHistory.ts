@@ -9,6 +9,7 @@ import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
 import * as Stream from "effect/Stream"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
@@ -18,6 +19,7 @@ import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./internal/paginate.js"
 import {
   checkWindow,
+  ClosedEnum,
   ClientOid,
   completeRange,
   Decimal,
@@ -39,19 +41,14 @@ import {
  */
 export const productTypes = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
 
+
 /**
  * A futures product type (closed: anything else is rejected before sending).
  *
  * @since 0.1.0
  * @category models
  */
-export const ProductType = Schema.Literal(...productTypes).annotations({
-  identifier: "ProductType",
-  message: (issue) => ({
-    message: `must be one of ${productTypes.join(", ")}, got ${JSON.stringify(String(issue.actual))}`,
-    override: true
-  })
-})
+export const ProductType = ClosedEnum("ProductType", productTypes)
 
 /**
  * The only `orderSource` values the request accepts as a filter.
@@ -80,20 +77,14 @@ export const orderSourceFilters = [
   "pos_loss_market"
 ] as const
 
+
 /**
  * An `orderSource` filter (closed: anything else is rejected before sending).
  *
  * @since 0.1.0
  * @category models
  */
-export const OrderSourceFilter = Schema.Literal(...orderSourceFilters).annotations({
-  identifier: "OrderSourceFilter",
-  message: (issue) => ({
-    message: "must be one of the orderSource filter values (see orderSourceFilters), got " +
-      JSON.stringify(String(issue.actual)),
-    override: true
-  })
-})
+export const OrderSourceFilter = ClosedEnum("OrderSourceFilter", orderSourceFilters, "the orderSource filter values (see orderSourceFilters)")
 
 /**
  * Every `orderSource` value documented in responses.
@@ -346,7 +337,7 @@ const RequestFields = Schema.Struct({
   startTime: Schema.optional(QueryTimestamp),
   endTime: Schema.optional(QueryTimestamp),
   limit: Schema.optional(IntString(1, 100))
-}).annotations({ identifier: "FuturesHistoryRequestFields" })
+}).annotate({ identifier: "FuturesHistoryRequestFields" })
 
 /**
  * The request: `productType` is required; `startTime` to `endTime` spans at
@@ -357,18 +348,17 @@ const RequestFields = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export const FuturesHistoryRequest = Schema.transform(
-  RequestFields,
-  Schema.typeSchema(RequestFields).pipe(
-    Schema.filter(checkWindow(maxWindowDays), { identifier: "FuturesHistoryRequest" })
+export const FuturesHistoryRequest = RequestFields.pipe(Schema.decodeTo(
+  Schema.toType(RequestFields).check(
+    Schema.makeFilter(checkWindow(maxWindowDays), { identifier: "FuturesHistoryRequest" })
   ),
   {
-    strict: true,
-    decode: (request) => request,
-    encode: ({ clientOid, ...request }) =>
+    decode: SchemaGetter.passthrough(),
+    encode: SchemaGetter.transform(({ clientOid, ...request }) =>
       request.orderId === undefined && clientOid !== undefined ? { ...request, clientOid } : request
+    )
   }
-).annotations({ identifier: "FuturesHistoryRequest" })
+))
 
 /**
  * The request type.
@@ -428,7 +418,7 @@ export const ordersHistory = (
     const earliest = horizon(now)
     const filled = completeRange(request, now, maxWindowDays, DateTime.add(earliest, Paginate.grace))
     const first = request.startTime ?? request.endTime
-    return first !== undefined && DateTime.lessThan(first, earliest)
+    return first !== undefined && DateTime.isLessThan(first, earliest)
       ? Effect.fail(
         new BitgetRequestError({
           endpoint: Endpoint.label(endpoint),
@@ -471,7 +461,7 @@ export type FuturesHistoryStreamRequest =
  *
  * // The total fee of the USDT-M orders of the 90 days the exchange keeps.
  * const program = FuturesHistory.stream({ productType: "USDT-FUTURES" }).pipe(
- *   Stream.runFold(BigDecimal.fromBigInt(0n), (total, order) => BigDecimal.sum(total, order.fee)),
+ *   Stream.runFold(() => BigDecimal.fromBigInt(0n), (total, order) => BigDecimal.sum(total, order.fee)),
  *   Effect.tap((total) => Effect.log(`fees: ${Schemas.formatDecimal(total)}`))
  * )
  * ```
@@ -499,7 +489,7 @@ export const stream = (
     const oldest = DateTime.add(horizon(now), Paginate.grace)
     if (startTime === undefined) {
       // an end older than the history the exchange keeps: nothing to ask for
-      if (endTime !== undefined && DateTime.lessThan(endTime, oldest)) return Stream.empty
+      if (endTime !== undefined && DateTime.isLessThan(endTime, oldest)) return Stream.empty
       const open = { start: horizon(now), end: endTime ?? now }
       return Paginate.walk({
         ...common,

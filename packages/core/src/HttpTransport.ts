@@ -1,19 +1,17 @@
 /**
  * The HTTP exchange under the client: send one request, read its answer as
- * text within a size cap and a deadline. Built on any `@effect/platform`
- * `HttpClient` here; `@bitget-effect/platform-node` has a leaner one straight
- * on undici.
+ * text within a size cap and a deadline. Built on any `effect/http`
+ * `HttpClient` here (the client reaches `effect/http`, whose API is still
+ * unstable, only through this module); `@bitget-effect/platform-node` has a
+ * leaner one straight on undici.
  *
  * @since 0.1.0
  */
-import * as Headers from "@effect/platform/Headers"
-import * as HttpBody from "@effect/platform/HttpBody"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
+import { constTrue } from "effect/Function"
+import { Headers, HttpBody, HttpClient, HttpClientRequest } from "effect/http"
 import * as Layer from "effect/Layer"
 import type { BitgetDecodeError } from "./BitgetError.js"
 import { BitgetTransportError } from "./BitgetError.js"
@@ -26,7 +24,7 @@ import { credentialHeaders, fromHttpClientError, readBody, transportError } from
  * @category services
  */
 export class HttpTransport
-  extends Context.Tag("@bitget-effect/core/HttpTransport")<HttpTransport, HttpTransport.Service>()
+  extends Context.Service<HttpTransport, HttpTransport.Service>()("@bitget-effect/core/HttpTransport")
 {}
 
 /**
@@ -116,18 +114,24 @@ export const failure = (endpoint: string, cause: unknown): BitgetTransportError 
  * A transport on the `HttpClient` from the context (any platform's, or a
  * test's). Its own tracing and trace propagation are off: its span would hold
  * the request's and answer's headers; the credential headers are redacted for
- * any middleware that logs them.
+ * any middleware that logs them. Each exchange is scoped: its connection is
+ * released when it ends, read or not.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpClient.HttpClient> = Effect.gen(
   function*() {
-    const redacted = [...(yield* FiberRef.get(Headers.currentRedactedNames)), ...credentialHeaders]
+    const redacted = [...(yield* Headers.CurrentRedactedNames), ...credentialHeaders]
     const http = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.withTracerPropagation(false),
-      HttpClient.withTracerDisabledWhen(() => true),
-      HttpClient.transformResponse(Effect.locally(Headers.currentRedactedNames, redacted))
+      HttpClient.withScope,
+      HttpClient.transformResponse((response) =>
+        response.pipe(
+          Effect.provideService(HttpClient.TracerPropagationEnabled, false),
+          Effect.provideService(HttpClient.TracerDisabledWhen, constTrue),
+          Effect.provideService(Headers.CurrentRedactedNames, redacted)
+        )
+      )
     )
     return HttpTransport.of({
       send: (request) =>
@@ -146,15 +150,11 @@ export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpCli
               body
             }))
           ),
+          Effect.catchTag("HttpClientError", (error) => Effect.fail(fromHttpClientError(request.endpoint, error))),
           Effect.scoped,
-          Effect.catchTag(
-            "RequestError",
-            "ResponseError",
-            (error) => Effect.fail(fromHttpClientError(request.endpoint, error))
-          ),
-          Effect.timeoutFail({
+          Effect.timeoutOrElse({
             duration: Duration.millis(request.timeoutMillis),
-            onTimeout: () => timeoutError(request)
+            orElse: () => Effect.fail(timeoutError(request))
           })
         )
     })
@@ -162,12 +162,13 @@ export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpCli
 )
 
 /**
- * The `HttpClient` transport as a layer.
+ * The `HttpClient` transport as a layer. It is built afresh wherever it is
+ * provided: layers are shared across `Effect.provide` calls, and a transport
+ * over another `HttpClient` must not be handed one built over the first.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerHttpClient: Layer.Layer<HttpTransport, never, HttpClient.HttpClient> = Layer.effect(
-  HttpTransport,
-  fromHttpClient
+export const layerHttpClient: Layer.Layer<HttpTransport, never, HttpClient.HttpClient> = Layer.fresh(
+  Layer.effect(HttpTransport, fromHttpClient)
 )

@@ -10,7 +10,7 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
-import { Decimal, NonBlank } from "./Schemas.js"
+import { ClosedEnum, Decimal, NonBlank } from "./Schemas.js"
 
 /**
  * The futures categories the request accepts.
@@ -20,19 +20,14 @@ import { Decimal, NonBlank } from "./Schemas.js"
  */
 export const futuresCategories = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
 
+
 /**
  * A futures category (closed: anything else is rejected before sending).
  *
  * @since 0.1.0
  * @category models
  */
-export const FuturesCategory = Schema.Literal(...futuresCategories).annotations({
-  identifier: "FuturesCategory",
-  message: (issue) => ({
-    message: `must be one of ${futuresCategories.join(", ")}, got ${JSON.stringify(String(issue.actual))}`,
-    override: true
-  })
-})
+export const FuturesCategory = ClosedEnum("FuturesCategory", futuresCategories)
 
 /**
  * The open interest limits of one futures symbol, as quantities.
@@ -59,7 +54,7 @@ export class OpenInterestLimit extends Schema.Class<OpenInterestLimit>("OpenInte
 export const OpenInterestLimitRequest = Schema.Struct({
   symbol: NonBlank,
   category: FuturesCategory
-}).annotations({ identifier: "OpenInterestLimitRequest" })
+}).annotate({ identifier: "OpenInterestLimitRequest" })
 
 /**
  * The request type.

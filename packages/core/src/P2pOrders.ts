@@ -6,6 +6,8 @@
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import * as Stream from "effect/Stream"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
@@ -51,7 +53,7 @@ export const maxLimit = 100
  * @since 0.1.0
  * @category models
  */
-export const P2pStatusFilter = Schema.Literal("pending_pay", "Paid", "Appeal", "Completed", "cancelled")
+export const P2pStatusFilter = Schema.Literals(["pending_pay", "Paid", "Appeal", "Completed", "cancelled"])
 
 /**
  * The status filter type.
@@ -88,14 +90,14 @@ export const P2pOrdersRequest = Schema.Struct({
   limit: Schema.optional(IntString(1, maxLimit)),
   status: Schema.optional(P2pStatusFilter),
   advNo: Filter,
-  side: Schema.optional(Schema.Literal("buy", "sell")),
+  side: Schema.optional(Schema.Literals(["buy", "sell"])),
   coin: Filter,
-  language: Schema.optional(Schema.Literal("zh-CN", "en-US")),
+  language: Schema.optional(Schema.Literals(["zh-CN", "en-US"])),
   fiat: Filter,
   orderNo: Filter
-}).annotations({ identifier: "P2pOrdersFields" }).pipe(Schema.filter(checkWindow(maxWindowDays))).annotations({
-  identifier: "P2pOrdersRequest"
-})
+}).annotate({ identifier: "P2pOrdersFields" }).check(
+  Schema.makeFilter(checkWindow(maxWindowDays), { identifier: "P2pOrdersRequest" })
+)
 
 /**
  * The request type.
@@ -168,21 +170,21 @@ export class P2pOrder extends Schema.Class<P2pOrder>("P2pOrder")({
   paymentInfo: OptionalObject(PaymentInfo)
 }, fastClass) {}
 
+/** An object as the exchange sends it, with every field kept. */
+const WireObject = Schema.Record(Schema.String, Schema.Unknown)
+
 /** Reads the upper-case spellings `cTime`/`uTime` when the real lower-case fields are missing. */
-const TimeSpellings = Schema.transform(
-  Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-  Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-  {
-    strict: true,
-    decode: (record) => {
+const TimeSpellings = WireObject.pipe(
+  Schema.decodeTo(WireObject, {
+    decode: SchemaGetter.transform((record) => {
       const out: Record<string, unknown> = { ...record }
       if (isAbsent(out.ctime) && !isAbsent(out.cTime)) out.ctime = out.cTime
       if (isAbsent(out.utime) && !isAbsent(out.uTime)) out.utime = out.uTime
       return out
-    },
-    encode: (record) => record
-  }
-).annotations({ identifier: "P2pOrderTimes" })
+    }),
+    encode: SchemaGetter.passthrough()
+  })
+).annotate({ identifier: "P2pOrderTimes" })
 
 /**
  * A P2P order as the exchange sends it.
@@ -190,11 +192,9 @@ const TimeSpellings = Schema.transform(
  * @since 0.1.0
  * @category models
  */
-export const P2pOrderFromWire: Schema.Schema<P2pOrder, { readonly [key: string]: unknown }> = Schema.compose(
-  TimeSpellings,
-  P2pOrder,
-  { strict: false }
-).annotations({ identifier: "P2pOrderFromWire" })
+export const P2pOrderFromWire: Schema.Codec<P2pOrder, { readonly [key: string]: unknown }> = TimeSpellings.pipe(
+  Schema.decodeTo(P2pOrder, SchemaTransformation.passthrough({ strict: false }))
+).annotate({ identifier: "P2pOrderFromWire" })
 
 /**
  * A page of P2P orders; `minOrderId` is the cursor for the next (older) page.

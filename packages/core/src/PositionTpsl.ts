@@ -6,12 +6,24 @@
  */
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import { ClientOid, Maybe, NonBlank, NonNegativeDecimal, PositiveDecimal } from "./Schemas.js"
 
+/** The product types as the exchange takes them (lower case). */
+const sentProductTypes = [
+  "usdt-futures",
+  "coin-futures",
+  "usdc-futures",
+  "susdt-futures",
+  "scoin-futures",
+  "susdc-futures"
+] as const
+
+/** Each product type a caller may give, in either case, with what is sent for it. */
 const lowerCase = {
   "usdt-futures": "usdt-futures",
   "coin-futures": "coin-futures",
@@ -34,28 +46,23 @@ const lowerCase = {
  * @since 0.1.0
  * @category models
  */
-export const ProductType = Schema.transform(
-  Schema.Literal("usdt-futures", "coin-futures", "usdc-futures", "susdt-futures", "scoin-futures", "susdc-futures"),
-  Schema.Literal(
-    "usdt-futures",
-    "coin-futures",
-    "usdc-futures",
-    "susdt-futures",
-    "scoin-futures",
-    "susdc-futures",
-    "USDT-FUTURES",
-    "COIN-FUTURES",
-    "USDC-FUTURES",
-    "SUSDT-FUTURES",
-    "SCOIN-FUTURES",
-    "SUSDC-FUTURES"
-  ),
-  {
-    strict: true,
-    decode: (type) => type,
-    encode: (type) => lowerCase[type]
-  }
-).annotations({ identifier: "ProductType" })
+export const ProductType = Schema.Literals(sentProductTypes).pipe(
+  Schema.decodeTo(
+    Schema.Literals([
+      ...sentProductTypes,
+      "USDT-FUTURES",
+      "COIN-FUTURES",
+      "USDC-FUTURES",
+      "SUSDT-FUTURES",
+      "SCOIN-FUTURES",
+      "SUSDC-FUTURES"
+    ]),
+    {
+      decode: SchemaGetter.passthroughSubtype(),
+      encode: SchemaGetter.transform((type) => lowerCase[type])
+    }
+  )
+).annotate({ identifier: "ProductType" })
 
 /**
  * The product type as a caller gives it.
@@ -71,7 +78,7 @@ export type ProductType = typeof ProductType.Type
  * @since 0.1.0
  * @category models
  */
-export const TriggerType = Schema.Literal("fill_price", "mark_price")
+export const TriggerType = Schema.Literals(["fill_price", "mark_price"])
 
 /**
  * The position side: `long`/`short` in hedge mode, `buy`/`sell` in one-way mode.
@@ -79,7 +86,7 @@ export const TriggerType = Schema.Literal("fill_price", "mark_price")
  * @since 0.1.0
  * @category models
  */
-export const HoldSide = Schema.Literal("long", "short", "buy", "sell")
+export const HoldSide = Schema.Literals(["long", "short", "buy", "sell"])
 
 /**
  * Self-trade prevention mode (the exchange's default is `none`).
@@ -87,7 +94,7 @@ export const HoldSide = Schema.Literal("long", "short", "buy", "sell")
  * @since 0.1.0
  * @category models
  */
-export const StpMode = Schema.Literal("none", "cancel_taker", "cancel_maker", "cancel_both")
+export const StpMode = Schema.Literals(["none", "cancel_taker", "cancel_maker", "cancel_both"])
 
 const legs = [
   {
@@ -105,14 +112,14 @@ const checkLegs = (request: { readonly [key: string]: unknown }): ReadonlyArray<
   if (legs.every((leg) => request[leg.trigger] === undefined)) {
     issues.push({
       path: [],
-      message: "needs stopSurplusTriggerPrice, stopLossTriggerPrice or both (the exchange rejects neither)"
+      issue: "needs stopSurplusTriggerPrice, stopLossTriggerPrice or both (the exchange rejects neither)"
     })
   }
   for (const leg of legs) {
     if (request[leg.trigger] !== undefined) continue
     for (const companion of leg.companions) {
       if (request[companion] !== undefined) {
-        issues.push({ path: [companion], message: `${companion} needs ${leg.trigger}` })
+        issues.push({ path: [companion], issue: `${companion} needs ${leg.trigger}` })
       }
     }
   }
@@ -144,9 +151,9 @@ export const PositionTpslRequest = Schema.Struct({
   stopLossClientOid: Schema.optional(ClientOid),
   holdSide: HoldSide,
   stpMode: Schema.optional(StpMode)
-}).annotations({ identifier: "PositionTpslFields" }).pipe(Schema.filter(checkLegs)).annotations({
-  identifier: "PositionTpslRequest"
-})
+}).annotate({ identifier: "PositionTpslFields" }).check(
+  Schema.makeFilter(checkLegs, { identifier: "PositionTpslRequest" })
+)
 
 /**
  * The request type.
@@ -163,7 +170,7 @@ export type PositionTpslRequest = typeof PositionTpslRequest.Type
  * @since 0.1.0
  * @category models
  */
-export const PlanKind = Schema.Literal("profit_plan", "pos_profit", "loss_plan", "pos_loss")
+export const PlanKind = Schema.Literals(["profit_plan", "pos_profit", "loss_plan", "pos_loss"])
 
 /**
  * The plan kind type.
@@ -240,10 +247,10 @@ export const endpoint = Endpoint.post({
  *   symbol: "BTCUSDT",
  *   marginCoin: "USDT",
  *   holdSide: "long",
- *   stopSurplusTriggerPrice: BigDecimal.unsafeFromString("72000"),
- *   stopSurplusExecutePrice: BigDecimal.unsafeFromString("71950"),
- *   stopSurplusSize: BigDecimal.unsafeFromString("0.05"),
- *   stopLossTriggerPrice: BigDecimal.unsafeFromString("58000"),
+ *   stopSurplusTriggerPrice: BigDecimal.fromStringUnsafe("72000"),
+ *   stopSurplusExecutePrice: BigDecimal.fromStringUnsafe("71950"),
+ *   stopSurplusSize: BigDecimal.fromStringUnsafe("0.05"),
+ *   stopLossTriggerPrice: BigDecimal.fromStringUnsafe("58000"),
  *   stopLossTriggerType: "mark_price"
  * })
  * ```

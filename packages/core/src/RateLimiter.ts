@@ -17,7 +17,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
-import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as Option from "effect/Option"
 import { RateLimiterStoreError, RateLimitWaitExceeded } from "./BitgetError.js"
 import type { RateLimit } from "./Endpoint.js"
@@ -45,7 +44,7 @@ export type Acquisition =
  * @since 0.1.0
  * @category services
  */
-export class RateLimiterStore extends Context.Tag("@bitget-effect/core/RateLimiterStore")<RateLimiterStore, {
+export class RateLimiterStore extends Context.Service<RateLimiterStore, {
   readonly acquire: (options: {
     readonly key: string
     readonly limit: number
@@ -56,7 +55,7 @@ export class RateLimiterStore extends Context.Tag("@bitget-effect/core/RateLimit
     readonly key: string
     readonly ticket: string
   }) => Effect.Effect<void, RateLimiterStoreError>
-}>() {}
+}>()("@bitget-effect/core/RateLimiterStore") {}
 
 interface Slot {
   readonly ticket: string
@@ -69,14 +68,14 @@ interface Slot {
  * @since 0.1.0
  * @category constructors
  */
-export const makeMemoryStore: Effect.Effect<RateLimiterStore["Type"]> = Effect.sync(() => {
+export const makeMemoryStore: Effect.Effect<RateLimiterStore["Service"]> = Effect.sync(() => {
   const logs = new Map<string, Array<Slot>>()
   let tickets = 0
   return RateLimiterStore.of({
     acquire: ({ key, limit, spacingMillis, windowMillis }) =>
       Effect.clockWith((clock) =>
         Effect.sync((): Acquisition => {
-          const now = clock.unsafeCurrentTimeMillis()
+          const now = clock.currentTimeMillisUnsafe()
           let log = logs.get(key)
           if (log === undefined) {
             log = []
@@ -104,7 +103,7 @@ export const makeMemoryStore: Effect.Effect<RateLimiterStore["Type"]> = Effect.s
           const index = log === undefined ? -1 : log.findIndex((slot) => slot.ticket === ticket)
           if (log === undefined || index < 0) return
           const slot = log[index] as Slot
-          slot.at = Math.max(slot.at, clock.unsafeCurrentTimeMillis())
+          slot.at = Math.max(slot.at, clock.currentTimeMillisUnsafe())
           let i = index
           while (i + 1 < log.length && (log[i + 1] as Slot).at < slot.at) {
             log[i] = log[i + 1] as Slot
@@ -145,9 +144,9 @@ export interface RateLimitOptions {
   /** Limits that differ from the spec's, by endpoint name (e.g. `"spot.symbols"`). */
   readonly overrides?: { readonly [endpoint: string]: Omit<RateLimit, "scope"> }
   /** Fail with `RateLimitWaitExceeded` instead of waiting longer than this. */
-  readonly maxWait?: Duration.DurationInput
+  readonly maxWait?: Duration.Input
   /** Added to every window for timer and clock granularity (default 10 ms). */
-  readonly margin?: Duration.DurationInput
+  readonly margin?: Duration.Input
   /**
    * How evenly sends are spread, from 0 (bursts of the whole limit at once) to
    * 1 (one send every window ÷ limit). The default 0.5 lets a burst go at twice
@@ -163,7 +162,7 @@ export interface RateLimitOptions {
  * @since 0.1.0
  * @category metrics
  */
-export const waits = Metric.counter("bitget_rate_limit_waits", {
+export const waits: Metric.Counter<number> = Metric.counter("bitget_rate_limit_waits", {
   description: "calls delayed by the client-side rate limiter",
   incremental: true
 })
@@ -175,7 +174,7 @@ export const waits = Metric.counter("bitget_rate_limit_waits", {
  * @since 0.1.0
  * @category metrics
  */
-export const rejections = Metric.counter("bitget_rate_limit_rejections", {
+export const rejections: Metric.Counter<number> = Metric.counter("bitget_rate_limit_rejections", {
   description: "answers of the exchange refusing a call as too frequent",
   incremental: true
 })
@@ -186,11 +185,10 @@ export const rejections = Metric.counter("bitget_rate_limit_rejections", {
  * @since 0.1.0
  * @category metrics
  */
-export const waitTime = Metric.histogram(
-  "bitget_rate_limit_wait_ms",
-  MetricBoundaries.exponential({ start: 1, factor: 2, count: 16 }),
-  "time calls waited for the client-side rate limiter"
-)
+export const waitTime: Metric.Histogram<number> = Metric.histogram("bitget_rate_limit_wait_ms", {
+  description: "time calls waited for the client-side rate limiter",
+  boundaries: Metric.exponentialBoundaries({ start: 1, factor: 2, count: 16 })
+})
 
 /**
  * Counts slots (one per bucket a call takes) that a shared store granted
@@ -200,7 +198,7 @@ export const waitTime = Metric.histogram(
  * @since 0.1.0
  * @category metrics
  */
-export const storeFallbacks = Metric.counter("bitget_rate_limit_store_fallbacks", {
+export const storeFallbacks: Metric.Counter<number> = Metric.counter("bitget_rate_limit_store_fallbacks", {
   description: "rate-limit slots taken from an in-process fallback because the shared store was unavailable",
   incremental: true
 })
@@ -279,7 +277,7 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
   Effect.map(RateLimiterStore, (store): Limiter => {
     if (options.enabled === false) return { take: () => Effect.succeed(unlimited) }
     const marginMillis = Duration.toMillis(options.margin ?? "10 millis")
-    const maxWait = Option.map(Option.fromNullable(options.maxWait), Duration.decode)
+    const maxWait = Option.map(Option.fromUndefinedOr(options.maxWait), Duration.fromInputUnsafe)
     const maxWaitMillis = Option.getOrElse(Option.map(maxWait, Duration.toMillis), () => Number.POSITIVE_INFINITY)
     const smoothing = Math.min(1, Math.max(0, options.smoothing ?? 0.5))
     // settlements under way, by bucket: each ends within settleTimeout
@@ -300,23 +298,28 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
         const finish = Effect.sync(() => {
           pending.delete(done)
           if (pending.size === 0 && settling.get(key) === pending) settling.delete(key)
-        }).pipe(Effect.zipRight(Deferred.succeed(done, undefined)))
-        // interruptible: the caller settles in a finalizer, whose region would otherwise keep the timeout from firing
+        }).pipe(Effect.andThen(Deferred.succeed(done, undefined)))
+        // a forked fiber is interruptible even when the caller settles in a finalizer (an uninterruptible
+        // region), so the timeout can stop a store that never answers; it starts at once, so the slot's time
+        // is the call's end, not whenever the scheduler next runs it
         return store.settle({ key, ticket }).pipe(
-          Effect.timeoutFail({
+          Effect.timeoutOrElse({
             duration: settleTimeout,
-            onTimeout: () =>
-              new RateLimiterStoreError({ issue: `settling a slot took longer than ${Duration.format(settleTimeout)}` })
+            orElse: () =>
+              Effect.fail(
+                new RateLimiterStoreError({
+                  issue: `settling a slot took longer than ${Duration.format(settleTimeout)}`
+                })
+              )
           }),
-          Effect.catchAll((error) => Effect.logWarning(error.message)),
+          Effect.catch((error) => Effect.logWarning(error.message)),
           Effect.ensuring(finish),
-          Effect.interruptible,
-          Effect.forkDaemon,
+          Effect.forkDetach({ startImmediately: true }),
           Effect.asVoid
         )
       })
     })
-    const acquire = (endpoint: string, key: string, limit: number, window: Duration.DurationInput, smooth: number) => {
+    const acquire = (endpoint: string, key: string, limit: number, window: Duration.Input, smooth: number) => {
       const windowMillis = Duration.toMillis(window) + marginMillis
       const request = { key, limit, windowMillis, spacingMillis: (smooth * windowMillis) / limit }
       const loop = (waited: number): Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError> =>
@@ -324,8 +327,8 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
           if (answer._tag === "Granted") {
             return waited === 0 ? Effect.succeed(settle(key, answer.ticket, 0)) : Effect.as(
               Effect.all([
-                Metric.increment(Metric.tagged(waits, "endpoint", endpoint)),
-                Metric.update(Metric.tagged(waitTime, "endpoint", endpoint), waited),
+                Metric.update(Metric.withAttributes(waits, { endpoint }), 1),
+                Metric.update(Metric.withAttributes(waitTime, { endpoint }), waited),
                 Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`)
               ], { discard: true }),
               settle(key, answer.ticket, waited)
@@ -335,9 +338,9 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
             ? Effect.fail(
               new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) })
             )
-            : Effect.zipRight(Effect.sleep(Duration.millis(answer.millis)), loop(waited + answer.millis))
+            : Effect.andThen(Effect.sleep(Duration.millis(answer.millis)), loop(waited + answer.millis))
         })
-      return Effect.zipRight(settled(key), loop(0))
+      return Effect.andThen(settled(key), loop(0))
     }
     return {
       take: (endpoint, identity) => {
@@ -354,7 +357,7 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
               smoothing
             ),
             (ceiling, own): Permit => ({
-              settle: Effect.zipRight(ceiling.settle, own.settle),
+              settle: Effect.andThen(ceiling.settle, own.settle),
               waitedMillis: ceiling.waitedMillis + own.waitedMillis
             })
           )

@@ -16,6 +16,7 @@
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import type { BitgetError } from "./BitgetError.js"
 import { isApiErrorOfKind } from "./BitgetError.js"
@@ -31,11 +32,11 @@ export interface RetryOptions {
   /** Attempts in all, the first included (default 4; 1 disables retries). */
   readonly maxAttempts?: number
   /** First backoff delay (default 200 ms), doubled each attempt. */
-  readonly baseDelay?: Duration.DurationInput
+  readonly baseDelay?: Duration.Input
   /** Largest backoff delay (default 5 s). */
-  readonly maxDelay?: Duration.DurationInput
+  readonly maxDelay?: Duration.Input
   /** Give up once this much time has passed since the first failure (default 30 s). */
-  readonly maxElapsed?: Duration.DurationInput
+  readonly maxElapsed?: Duration.Input
   /** Randomise each delay by ±20% (default true). */
   readonly jitter?: boolean
 }
@@ -93,7 +94,7 @@ export const reason = (error: BitgetError): string => {
  */
 export const minimumDelay = (rateLimit: RateLimit) => (error: BitgetError): Duration.Duration => {
   if (!isTooFrequent(error)) return Duration.zero
-  return error.retryAfter._tag === "Some" ? error.retryAfter.value : Duration.decode(rateLimit.window)
+  return error.retryAfter._tag === "Some" ? error.retryAfter.value : Duration.fromInputUnsafe(rateLimit.window)
 }
 
 /**
@@ -117,18 +118,19 @@ export const schedule = (
   endpoint: Pick<Endpoint<unknown, unknown>, "idempotency" | "rateLimit">,
   options: RetryOptions = {}
 ): Policy => {
-  const maxDelay = Duration.decode(options.maxDelay ?? "5 seconds")
+  const maxDelay = Duration.fromInputUnsafe(options.maxDelay ?? "5 seconds")
   const backoff = Schedule.exponential(options.baseDelay ?? "200 millis", 2)
-  const maxElapsed = Duration.decode(options.maxElapsed ?? "30 seconds")
+  const maxElapsed = Duration.fromInputUnsafe(options.maxElapsed ?? "30 seconds")
   const floor = minimumDelay(endpoint.rateLimit)
   const retryable = isRetryable(endpoint.idempotency)
   return (options.jitter === false ? backoff : Schedule.jittered(backoff)).pipe(
-    Schedule.intersect(Schedule.recurs(Math.max(0, (options.maxAttempts ?? 4) - 1))),
-    Schedule.intersect(Schedule.identity<BitgetError>()),
+    Schedule.setInputType<BitgetError>(),
     // a wait the exchange asks for beyond the whole retry budget is not waited: the error (with its
     // `retryAfter`) goes to the caller at once
-    Schedule.whileInput((error) => retryable(error) && Duration.lessThanOrEqualTo(floor(error), maxElapsed)),
-    Schedule.modifyDelay(([, error], delay) => Duration.max(Duration.min(delay, maxDelay), floor(error))),
-    Schedule.upTo(maxElapsed)
+    Schedule.while(({ input }) => retryable(input) && Duration.isLessThanOrEqualTo(floor(input), maxElapsed)),
+    Schedule.modifyDelay(({ duration, input }) =>
+      Effect.succeed(Duration.max(Duration.min(duration, maxDelay), floor(input)))
+    ),
+    Schedule.upTo({ times: Math.max(0, (options.maxAttempts ?? 4) - 1), duration: maxElapsed })
   )
 }

@@ -7,11 +7,12 @@
  */
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
-import { Decimal, IntString, NonBlank, Timestamp } from "./Schemas.js"
+import { ClosedEnum, Decimal, IntString, NonBlank, Timestamp } from "./Schemas.js"
 
 /**
  * The categories the request accepts.
@@ -21,19 +22,14 @@ import { Decimal, IntString, NonBlank, Timestamp } from "./Schemas.js"
  */
 export const rpiCategories = ["SPOT", "USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
 
+
 /**
  * An order book category (closed: anything else is rejected before sending).
  *
  * @since 0.1.0
  * @category models
  */
-export const RpiCategory = Schema.Literal(...rpiCategories).annotations({
-  identifier: "RpiCategory",
-  message: (issue) => ({
-    message: `must be one of ${rpiCategories.join(", ")}, got ${JSON.stringify(String(issue.actual))}`,
-    override: true
-  })
-})
+export const RpiCategory = ClosedEnum("RpiCategory", rpiCategories)
 
 /**
  * One price level with its non-RPI and RPI quantities shown apart.
@@ -42,9 +38,9 @@ export const RpiCategory = Schema.Literal(...rpiCategories).annotations({
  * @category models
  */
 export class RpiLevel extends Schema.Class<RpiLevel>("RpiLevel")({
-  price: Schema.BigDecimalFromSelf,
-  nonRpiQuantity: Schema.BigDecimalFromSelf,
-  rpiQuantity: Schema.BigDecimalFromSelf
+  price: Schema.BigDecimal,
+  nonRpiQuantity: Schema.BigDecimal,
+  rpiQuantity: Schema.BigDecimal
 }, fastClass) {}
 
 /**
@@ -55,11 +51,12 @@ export class RpiLevel extends Schema.Class<RpiLevel>("RpiLevel")({
  * @since 0.1.0
  * @category schemas
  */
-export const RpiLevelFromTuple = Schema.transform(Schema.Tuple([Decimal, Decimal, Decimal], Schema.Unknown), RpiLevel, {
-  strict: true,
-  decode: ([price, nonRpiQuantity, rpiQuantity]) => ({ price, nonRpiQuantity, rpiQuantity }),
-  encode: ({ nonRpiQuantity, price, rpiQuantity }) => [price, nonRpiQuantity, rpiQuantity] as const
-})
+export const RpiLevelFromTuple = Schema.TupleWithRest(Schema.Tuple([Decimal, Decimal, Decimal]), [Schema.Unknown]).pipe(
+  Schema.decodeTo(RpiLevel, {
+    decode: SchemaGetter.transform(([price, nonRpiQuantity, rpiQuantity]) => ({ price, nonRpiQuantity, rpiQuantity })),
+    encode: SchemaGetter.transform(({ nonRpiQuantity, price, rpiQuantity }) => [price, nonRpiQuantity, rpiQuantity])
+  })
+)
 
 /**
  * The RPI order book: asks by price ascending and bids by price descending,
@@ -88,7 +85,7 @@ export const RpiOrderBookRequest = Schema.Struct({
   category: RpiCategory,
   symbol: NonBlank,
   limit: Schema.optional(IntString(1, 200))
-}).annotations({ identifier: "RpiOrderBookRequest" })
+}).annotate({ identifier: "RpiOrderBookRequest" })
 
 /**
  * The request type.

@@ -8,13 +8,15 @@
 import * as BigDecimal from "effect/BigDecimal"
 import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
-import type { FastDecodeAnnotation } from "./internal/decoder.js"
-import { bail, FastDecode, leaf } from "./internal/decoder.js"
+import * as SchemaGetter from "effect/SchemaGetter"
+import * as SchemaIssue from "effect/SchemaIssue"
+import type { FastDecodeBuild } from "./internal/decoder.js"
+import { bail, leaf, withFastDecode } from "./internal/decoder.js"
 
 /** A decimal in normal form: its sign, its digits without the sign, and its scale. */
 const parts = (value: BigDecimal.BigDecimal) => {
@@ -57,8 +59,8 @@ export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
  * import { Schemas } from "@bitget-effect/core"
  * import { BigDecimal } from "effect"
  *
- * assert.strictEqual(Schemas.fixedPointLength(BigDecimal.unsafeFromString("-0.05")), 5)
- * assert.strictEqual(Schemas.fixedPointLength(BigDecimal.unsafeFromString("1e999999999")), 1_000_000_000)
+ * assert.strictEqual(Schemas.fixedPointLength(BigDecimal.fromStringUnsafe("-0.05")), 5)
+ * assert.strictEqual(Schemas.fixedPointLength(BigDecimal.fromStringUnsafe("1e999999999")), 1_000_000_000)
  * ```
  *
  * @since 0.1.0
@@ -90,6 +92,10 @@ const maxFixedPointLength = 4096
 /** Decimal text without sign prefix `+`, exponent or spaces: read straight into digits and scale. */
 const plainDecimal = /^-?\d{1,40}(?:\.\d{1,40})?$/
 
+/** The issue of a value a transformation refuses, with the reason. */
+const invalid = (input: unknown, message: string): SchemaIssue.Issue =>
+  new SchemaIssue.InvalidValue({ message }, Option.some(input))
+
 /** A decimal from its text or JSON number, or why it is not one. */
 const decimalOf = (input: string | number): BigDecimal.BigDecimal | string => {
   if (typeof input === "string" && plainDecimal.test(input)) {
@@ -117,32 +123,24 @@ const decimalOf = (input: string | number): BigDecimal.BigDecimal | string => {
  * @since 0.1.0
  * @category decimals
  */
-export const Decimal: Schema.Schema<BigDecimal.BigDecimal, string | number> = Schema.transformOrFail(
-  Schema.Union(Schema.String, Schema.Number),
-  Schema.BigDecimalFromSelf,
-  {
-    strict: true,
-    decode: (input, _, ast) => {
+export const Decimal: Schema.Codec<BigDecimal.BigDecimal, string | number> = withFastDecode(
+  Schema.Union([Schema.String, Schema.Number]).pipe(Schema.decodeTo(Schema.BigDecimal, {
+    decode: SchemaGetter.transformEffect((input: string | number) => {
       const decimal = decimalOf(input)
-      return typeof decimal === "string"
-        ? ParseResult.fail(new ParseResult.Type(ast, input, decimal))
-        : ParseResult.succeed(decimal)
-    },
-    encode: (value, _, ast) =>
+      return typeof decimal === "string" ? Effect.fail(invalid(input, decimal)) : Effect.succeed(decimal)
+    }),
+    encode: SchemaGetter.transformEffect((value: BigDecimal.BigDecimal) =>
       fixedPointLength(value) > maxFixedPointLength
-        ? ParseResult.fail(
-          new ParseResult.Type(ast, value, `must have at most ${maxFixedPointLength} characters in fixed point`)
-        )
-        : ParseResult.succeed(formatDecimal(value))
-  }
-).annotations({
-  identifier: "Decimal",
-  [FastDecode]: leaf((input) => {
+        ? Effect.fail(invalid(value, `must have at most ${maxFixedPointLength} characters in fixed point`))
+        : Effect.succeed(formatDecimal(value))
+    )
+  })),
+  leaf((input) => {
     if (typeof input !== "string" && typeof input !== "number") return bail
     const decimal = decimalOf(input)
     return typeof decimal === "string" ? bail : decimal
   })
-})
+).annotate({ identifier: "Decimal" })
 
 /**
  * The most digits the exchange takes in a request decimal, after the point
@@ -161,14 +159,12 @@ export const requestDigits = { fraction: 18, integer: 24 } as const
  * @since 0.1.0
  * @category decimals
  */
-export const RequestDecimal = Decimal.pipe(
-  Schema.filter((d) => {
-    const { digits, scale } = parts(d)
-    if (scale > requestDigits.fraction) return `must have at most ${requestDigits.fraction} digits after the point`
-    return digits.length - scale <= requestDigits.integer ||
-      `must have at most ${requestDigits.integer} digits before the point`
-  })
-).annotations({ identifier: "RequestDecimal" })
+export const RequestDecimal = Decimal.check(Schema.makeFilter((d) => {
+  const { digits, scale } = parts(d)
+  if (scale > requestDigits.fraction) return `must have at most ${requestDigits.fraction} digits after the point`
+  return digits.length - scale <= requestDigits.integer ||
+    `must have at most ${requestDigits.integer} digits before the point`
+}, { identifier: "RequestDecimal" }))
 
 /**
  * A request decimal that must be strictly positive (prices, sizes).
@@ -176,9 +172,9 @@ export const RequestDecimal = Decimal.pipe(
  * @since 0.1.0
  * @category decimals
  */
-export const PositiveDecimal = RequestDecimal.pipe(
-  Schema.filter((d) => BigDecimal.isPositive(d) || "must be greater than 0")
-).annotations({ identifier: "PositiveDecimal" })
+export const PositiveDecimal = RequestDecimal.check(
+  Schema.makeFilter((d) => BigDecimal.isPositive(d) || "must be greater than 0", { identifier: "PositiveDecimal" })
+)
 
 /**
  * A request decimal that must be zero or more.
@@ -186,9 +182,9 @@ export const PositiveDecimal = RequestDecimal.pipe(
  * @since 0.1.0
  * @category decimals
  */
-export const NonNegativeDecimal = RequestDecimal.pipe(
-  Schema.filter((d) => !BigDecimal.isNegative(d) || "must not be negative")
-).annotations({ identifier: "NonNegativeDecimal" })
+export const NonNegativeDecimal = RequestDecimal.check(
+  Schema.makeFilter((d) => !BigDecimal.isNegative(d) || "must not be negative", { identifier: "NonNegativeDecimal" })
+)
 
 const millisPattern = /^-?\d+$/
 
@@ -199,7 +195,7 @@ const maxDateMillis = 8.64e15
 const timestampOf = (input: string | number): DateTime.Utc | undefined => {
   const text = typeof input === "number" ? String(input) : input.trim()
   const millis = millisPattern.test(text) ? Number(text) : Number.NaN
-  return Number.isSafeInteger(millis) && Math.abs(millis) <= maxDateMillis ? DateTime.unsafeMake(millis) : undefined
+  return Number.isSafeInteger(millis) && Math.abs(millis) <= maxDateMillis ? DateTime.makeUnsafe(millis) : undefined
 }
 
 /**
@@ -209,27 +205,18 @@ const timestampOf = (input: string | number): DateTime.Utc | undefined => {
  * @since 0.1.0
  * @category time
  */
-export const Timestamp: Schema.Schema<DateTime.Utc, string | number> = Schema.transformOrFail(
-  Schema.Union(Schema.String, Schema.Number),
-  Schema.DateTimeUtcFromSelf,
-  {
-    strict: true,
-    decode: (input, _, ast) => {
+export const Timestamp: Schema.Codec<DateTime.Utc, string | number> = withFastDecode(
+  Schema.Union([Schema.String, Schema.Number]).pipe(Schema.decodeTo(Schema.DateTimeUtc, {
+    decode: SchemaGetter.transformEffect((input: string | number) => {
       const time = timestampOf(input)
       return time === undefined
-        ? ParseResult.fail(
-          new ParseResult.Type(ast, input, `Expected a millisecond timestamp, got ${JSON.stringify(input)}`)
-        )
-        : ParseResult.succeed(time)
-    },
-    encode: (value) => ParseResult.succeed(String(DateTime.toEpochMillis(value)))
-  }
-).annotations({
-  identifier: "Timestamp",
-  [FastDecode]: leaf((input) =>
-    typeof input === "string" || typeof input === "number" ? timestampOf(input) ?? bail : bail
-  )
-})
+        ? Effect.fail(invalid(input, `Expected a millisecond timestamp, got ${JSON.stringify(input)}`))
+        : Effect.succeed(time)
+    }),
+    encode: SchemaGetter.transform((value: DateTime.Utc) => String(DateTime.toEpochMillis(value)))
+  })),
+  leaf((input) => typeof input === "string" || typeof input === "number" ? timestampOf(input) ?? bail : bail)
+).annotate({ identifier: "Timestamp" })
 
 /**
  * `true` for the ways the exchange spells "unset": missing, `null` or `""`.
@@ -240,21 +227,19 @@ export const Timestamp: Schema.Schema<DateTime.Utc, string | number> = Schema.tr
 export const isAbsent = (value: unknown): value is undefined | null | "" =>
   value === undefined || value === null || value === ""
 
-/** `Schema.OptionFromSelf`, with a fast decoder that checks the value inside with the inner schema's. */
-const OptionOf = <A, I, R>(value: Schema.Schema<A, I, R>) =>
-  Schema.OptionFromSelf(value).annotations({
-    [FastDecode]: ((compile, ast) => {
-      const inner = SchemaAST.isDeclaration(ast) && ast.typeParameters.length === 1
-        ? compile(ast.typeParameters[0] as SchemaAST.AST)
-        : undefined
-      if (inner === undefined) return undefined
-      return (input) => {
-        if (!Option.isOption(input)) return bail
-        if (Option.isNone(input)) return input
-        const decoded = inner(input.value)
-        return decoded === bail ? bail : decoded === input.value ? input : Option.some(decoded)
-      }
-    }) satisfies FastDecodeAnnotation
+/** `Schema.Option`, with a fast decoder that checks the value inside with the inner schema's. */
+const OptionOf = <S extends Schema.Top>(value: S) =>
+  withFastDecode(Schema.Option(value), (compile, ast) => {
+    const inner = SchemaAST.isDeclaration(ast) && ast.typeParameters.length === 1
+      ? compile(ast.typeParameters[0] as SchemaAST.AST)
+      : undefined
+    if (inner === undefined) return undefined
+    return (input) => {
+      if (!Option.isOption(input)) return bail
+      if (Option.isNone(input)) return input
+      const decoded = inner(input.value)
+      return decoded === bail ? bail : decoded === input.value ? input : Option.some(decoded)
+    }
   })
 
 /**
@@ -262,11 +247,11 @@ const OptionOf = <A, I, R>(value: Schema.Schema<A, I, R>) =>
  * else `Some` of the inner value, bailing where `refused` holds of it (a
  * value the `Option`'s own filter refuses).
  */
-const fastOption = <A, I, R>(
-  schema: Schema.Schema<A, I, R>,
+const fastOption = (
+  schema: Schema.Top,
   absent: (input: unknown) => boolean,
   refused: (value: unknown) => boolean = () => false
-): FastDecodeAnnotation =>
+): FastDecodeBuild =>
 (compile) => {
   const inner = compile(schema.ast)
   if (inner === undefined) return undefined
@@ -285,18 +270,13 @@ const fastOption = <A, I, R>(
  * @since 0.1.0
  * @category optional values
  */
-export const ListOrEmpty = <A, I>(item: Schema.Schema<A, I>) =>
-  Schema.optionalWith(
-    Schema.compose(
-      Schema.transform(Schema.Unknown, Schema.Unknown, {
-        strict: true,
-        decode: (value) => (isAbsent(value) ? [] : value),
-        encode: (value) => value
-      }),
-      Schema.Array(item),
-      { strict: false }
-    ),
-    { exact: true, default: () => [] }
+export const ListOrEmpty = <A, I>(item: Schema.Codec<A, I>) =>
+  Schema.Unknown.pipe(
+    Schema.decodeTo(Schema.Array(item), {
+      decode: SchemaGetter.transform((value) => (isAbsent(value) ? [] : value) as ReadonlyArray<I>),
+      encode: SchemaGetter.passthroughSupertype()
+    }),
+    Schema.withDecodingDefault(Effect.succeed(null))
   )
 
 /**
@@ -306,19 +286,25 @@ export const ListOrEmpty = <A, I>(item: Schema.Schema<A, I>) =>
  * @since 0.1.0
  * @category optional values
  */
-export const OptionalObject = <A, I>(schema: Schema.Schema<A, I>) =>
-  Schema.optionalWith(
-    Schema.transformOrFail(Schema.Unknown, OptionOf(Schema.typeSchema(schema)), {
-      strict: true,
-      decode: (value) =>
+export const OptionalObject = <A, I>(schema: Schema.Codec<A, I>) =>
+  withFastDecode(
+    Schema.Unknown.pipe(Schema.decodeTo(OptionOf(Schema.toType(schema)), {
+      decode: SchemaGetter.transformEffect((value: unknown) =>
         isAbsent(value)
-          ? ParseResult.succeed(Option.none())
-          : ParseResult.map(ParseResult.decodeUnknown(schema)(value), Option.some),
-      encode: (value) =>
-        Option.match(value, { onNone: () => ParseResult.succeed(null), onSome: ParseResult.encode(schema) })
-    }).annotations({ [FastDecode]: fastOption(schema, isAbsent) }),
-    { exact: true, default: () => Option.none() }
-  )
+          ? Effect.succeed(Option.none())
+          : Effect.mapBothEager(Schema.decodeUnknownEffect(schema)(value), {
+            onFailure: (error) => error.issue,
+            onSuccess: Option.some
+          })
+      ),
+      encode: SchemaGetter.transformEffect((value: Option.Option<A>) =>
+        Option.isNone(value)
+          ? Effect.succeed(null)
+          : Effect.mapError(Schema.encodeEffect(schema)(value.value), (error) => error.issue)
+      )
+    })),
+    fastOption(schema, isAbsent)
+  ).pipe(Schema.withDecodingDefault(Effect.succeed(null)))
 
 /**
  * A millisecond timestamp as a query parameter (always a string on the wire),
@@ -327,8 +313,8 @@ export const OptionalObject = <A, I>(schema: Schema.Schema<A, I>) =>
  * @since 0.1.0
  * @category time
  */
-export const QueryTimestamp = Schema.compose(Schema.String, Timestamp, { strict: false }).pipe(
-  Schema.filter((time) => DateTime.toEpochMillis(time) >= 0 || "must not be before 1970")
+export const QueryTimestamp = Schema.String.pipe(Schema.decodeTo(Timestamp)).check(
+  Schema.makeFilter((time) => DateTime.toEpochMillis(time) >= 0 || "must not be before 1970")
 )
 
 /** `true` for a value whose wire form is `""` (which reads back as unset): `""`, or an unknown enum value `""`. */
@@ -342,19 +328,19 @@ const spellsUnset = (value: unknown): boolean => value === "" || (value instance
  * @since 0.1.0
  * @category optional values
  */
-export const Maybe = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
-  Schema.optionalWith(
-    Schema.transform(
-      Schema.NullOr(Schema.Union(Schema.Literal(""), schema)),
-      OptionOf(Schema.typeSchema(schema).pipe(Schema.filter((value) => !spellsUnset(value)))),
+export const Maybe = <A, I>(schema: Schema.Codec<A, I>) =>
+  withFastDecode(
+    Schema.NullOr(Schema.Union([Schema.Literal(""), schema])).pipe(Schema.decodeTo(
+      OptionOf(Schema.toType(schema).check(Schema.makeFilter((value) => !spellsUnset(value)))),
       {
-        strict: true,
-        decode: (value) => (value === null || value === "" ? Option.none() : Option.some(value)),
-        encode: Option.getOrElse((): A | "" => "")
+        decode: SchemaGetter.transform((value: A | "" | null) =>
+          value === null || value === "" ? Option.none<A>() : Option.some(value)
+        ),
+        encode: SchemaGetter.transform(Option.getOrElse((): A | "" => ""))
       }
-    ).annotations({ [FastDecode]: fastOption(schema, (value) => value === null || value === "", spellsUnset) }),
-    { default: () => Option.none<A>() }
-  )
+    )),
+    fastOption(schema, (value) => value === null || value === "", spellsUnset)
+  ).pipe(Schema.withDecodingDefault(Effect.succeed(null)))
 
 /**
  * Marks an enum value the library does not know yet (the exchange adds values
@@ -385,17 +371,44 @@ export type OpenEnum<L extends string> = L | Unrecognized
 export const OpenEnum = <const L extends ReadonlyArray<string>>(
   literals: L,
   options?: { readonly caseInsensitive?: boolean }
-): Schema.Schema<OpenEnum<L[number]>, string> => {
+): Schema.Codec<OpenEnum<L[number]>, string> => {
   const known = new Map<string, L[number]>(
     literals.map((literal) => [options?.caseInsensitive ? literal.toLowerCase() : literal, literal])
   )
   const decode = (raw: string): OpenEnum<L[number]> =>
-    known.get(options?.caseInsensitive ? raw.toLowerCase() : raw) ?? new Unrecognized({ value: raw }, true)
-  return Schema.transform(
-    Schema.String,
-    Schema.Union(Schema.Literal(...literals), Schema.typeSchema(Unrecognized)),
-    { strict: true, decode, encode: (value) => (typeof value === "string" ? value : value.value) }
-  ).annotations({ [FastDecode]: leaf((raw) => (typeof raw === "string" ? decode(raw) : bail)) })
+    known.get(options?.caseInsensitive ? raw.toLowerCase() : raw) ??
+      new Unrecognized({ value: raw }, { disableChecks: true })
+  return withFastDecode(
+    Schema.String.pipe(Schema.decodeTo(Schema.Union([Schema.Literals(literals), Schema.toType(Unrecognized)]), {
+      decode: SchemaGetter.transform(decode),
+      encode: SchemaGetter.transform((value: OpenEnum<L[number]>) => (typeof value === "string" ? value : value.value))
+    })),
+    leaf((raw) => (typeof raw === "string" ? decode(raw) : bail))
+  )
+}
+
+/**
+ * A closed enum of a request: one of `literals`, anything else refused before
+ * sending with a message that names the choices (`expected`, by default the
+ * literals) and the value given.
+ *
+ * @since 0.2.0
+ * @category enums
+ */
+export const ClosedEnum = <const L extends ReadonlyArray<string>>(
+  identifier: string,
+  literals: L,
+  expected: string = literals.join(", ")
+) => {
+  const members = new Set<string>(literals)
+  const isMember = (value: string): value is L[number] => members.has(value)
+  return Schema.String.annotate({ identifier }).check(
+    Schema.makeFilter(
+      (value) => isMember(value) || `must be one of ${expected}, got ${JSON.stringify(value)}`,
+      undefined,
+      true
+    )
+  ).pipe(Schema.refine(isMember))
 }
 
 /**
@@ -434,9 +447,9 @@ export const enumText = <L extends string>(
  * @since 0.1.0
  * @category ids
  */
-export const NumericId = Schema.String.pipe(
-  Schema.pattern(/^\d{1,30}$/, { message: () => "must be a numeric id (digits only)" })
-).annotations({ identifier: "NumericId" })
+export const NumericId = Schema.String.check(
+  Schema.isPattern(/^\d{1,30}$/, { message: "must be a numeric id (digits only)", identifier: "NumericId" })
+)
 
 const leadingZeros = /^0+(?=.)/
 
@@ -460,11 +473,12 @@ export const IdOrder: Order.Order<string> = Order.make((self, that) => {
  * @since 0.1.0
  * @category ids
  */
-export const ClientOid = Schema.String.pipe(
-  Schema.pattern(/^[0-9a-zA-Z\-+_#]{1,49}$/, {
-    message: () => "must be 1-49 characters of [0-9a-zA-Z-+_#]"
+export const ClientOid = Schema.String.check(
+  Schema.isPattern(/^[0-9a-zA-Z\-+_#]{1,49}$/, {
+    message: "must be 1-49 characters of [0-9a-zA-Z-+_#]",
+    identifier: "ClientOid"
   })
-).annotations({ identifier: "ClientOid" })
+)
 
 /**
  * The longest text a request field takes (symbols, coins, advert and order
@@ -495,16 +509,15 @@ export const isSendable = (text: string): boolean => !unsendable.test(text)
  * @since 0.1.0
  * @category strings
  */
-export const NonBlank: Schema.Schema<string> = Schema.transform(
-  Schema.String,
-  Schema.String.pipe(Schema.filter((s) => {
+export const NonBlank: Schema.Codec<string> = Schema.String.pipe(Schema.decodeTo(
+  Schema.String.check(Schema.makeFilter((s) => {
     const text = s.trim()
     if (text.length === 0) return "must not be blank"
     if (text.length > maxTextLength) return `must be at most ${maxTextLength} characters`
     return isSendable(text) || "must not hold control characters or lone surrogates"
-  })),
-  { strict: true, decode: (s) => s, encode: (s) => s.trim() }
-).annotations({ identifier: "NonBlank" })
+  }, { identifier: "NonBlank" })),
+  { decode: SchemaGetter.passthrough(), encode: SchemaGetter.transform((s: string) => s.trim()) }
+))
 
 /**
  * An optional filter of a request (a symbol, a coin): left out, the request
@@ -524,9 +537,8 @@ export const Filter = Schema.optional(NonBlank)
  * @category numbers
  */
 export const IntString = (min: number, max: number) =>
-  Schema.compose(
-    Schema.NumberFromString,
-    Schema.Int.pipe(Schema.between(min, max, { message: () => `must be an integer from ${min} to ${max}` }))
+  Schema.NumberFromString.check(
+    Schema.makeFilter((n) => (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`)
   )
 
 /**
@@ -561,7 +573,7 @@ export const checkWindow = (maxDays: number) => {
  * import { Schemas } from "@bitget-effect/core"
  * import { DateTime } from "effect"
  *
- * const now = DateTime.unsafeMake("2026-11-23T00:00:00Z")
+ * const now = DateTime.makeUnsafe("2026-11-23T00:00:00Z")
  * const request: { startTime?: DateTime.Utc; endTime?: DateTime.Utc } = { endTime: now }
  * const filled = Schemas.completeRange(request, now, 90)
  * assert.strictEqual(DateTime.formatIso(filled.startTime!), "2026-08-25T00:00:00.000Z")

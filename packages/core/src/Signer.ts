@@ -16,7 +16,7 @@ import type { SigningKey } from "./Credentials.js"
  * @since 0.1.0
  * @category services
  */
-export class Signer extends Context.Tag("@bitget-effect/core/Signer")<Signer, Signer.Service>() {}
+export class Signer extends Context.Service<Signer, Signer.Service>()("@bitget-effect/core/Signer") {}
 
 /**
  * The types that belong to the `Signer` service.

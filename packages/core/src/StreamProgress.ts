@@ -50,9 +50,10 @@ export interface StreamProgress {
  * @since 0.1.0
  * @category references
  */
-export class Observer extends Context.Reference<Observer>()("@bitget-effect/core/StreamProgress/Observer", {
-  defaultValue: (): ((progress: StreamProgress) => Effect.Effect<void>) | undefined => undefined
-}) {}
+export const Observer = Context.Reference<((progress: StreamProgress) => Effect.Effect<void>) | undefined>(
+  "@bitget-effect/core/StreamProgress/Observer",
+  { defaultValue: () => undefined }
+)
 
 /**
  * Reports the progress of the paginated streams within `self` to

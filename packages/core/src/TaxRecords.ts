@@ -164,8 +164,8 @@ export const TaxRecordsRequest = Schema.Struct({
   endTime: QueryTimestamp,
   limit: Schema.optional(IntString(1, 500)),
   idLessThan: Schema.optional(NumericId)
-}).annotations({ identifier: "TaxRecordsRequestFields" }).pipe(
-  Schema.filter(checkWindow(maxWindowDays), { identifier: "TaxRecordsRequest" })
+}).annotate({ identifier: "TaxRecordsRequestFields" }).check(
+  Schema.makeFilter(checkWindow(maxWindowDays), { identifier: "TaxRecordsRequest" })
 )
 
 /**
@@ -282,6 +282,6 @@ export const stream = (
           endTime: window.end,
           limit: pageSize,
           ...Paginate.cursorParam(cursor)
-        }).pipe(Effect.map((items) => ({ items, next: Option.fromNullable(items.at(-1)?.id) })))
+        }).pipe(Effect.map((items) => ({ items, next: Option.fromUndefinedOr(items.at(-1)?.id) })))
     })))
 }

@@ -3,17 +3,18 @@
  * attributes, and its metrics. Every call is a span named after its
  * operation (`bitget tax.spotRecord`) with a child span per attempt (named
  * after the request, `GET /api/v2/tax/spot-record`); a paginated stream adds
- * a span per page. Metrics are tagged by `endpoint` (the request's label);
- * the rate limiter's own metrics are in `RateLimiter` (`waits`,
- * `rejections`, `waitTime`, `storeFallbacks`).
+ * a span per page. Metrics carry the attribute `endpoint` (the request's
+ * label); read one endpoint's series with `Metric.withAttributes`. The rate
+ * limiter's own metrics are in `RateLimiter` (`waits`, `rejections`,
+ * `waitTime`, `storeFallbacks`).
  *
  * No span, metric or log holds a header, a body, a query value or a
  * credential: URLs are recorded without their query.
  *
  * @since 0.1.0
  */
-import * as Metric from "effect/Metric"
-import * as MetricBoundaries from "effect/MetricBoundaries"
+import type * as Metric from "effect/Metric"
+import { definitions } from "./internal/telemetry.js"
 
 /**
  * The attribute keys of the client's spans.
@@ -66,82 +67,61 @@ export const attributes = {
 export const pageSpan = "bitget.stream.page"
 
 /**
- * Calls, by `endpoint` and `outcome` (`success`, `failure` or `interrupted`);
- * a call with retries counts once.
+ * Calls (`bitget_requests`), by `endpoint` and `outcome` (`success`,
+ * `failure` or `interrupted`); a call with retries counts once.
  *
  * @since 0.1.0
  * @category metrics
  */
-export const requests = Metric.counter("bitget_requests", {
-  description: "calls of an endpoint, by outcome",
-  incremental: true
-})
+export const requests: Metric.Counter<number> = definitions.requests()
 
 /**
- * How long calls took, retries and rate-limit waits included, by `endpoint`
- * (milliseconds).
+ * How long calls took (`bitget_request_duration_ms`), retries and rate-limit
+ * waits included, by `endpoint` (milliseconds).
  *
  * @since 0.1.0
  * @category metrics
  */
-export const duration = Metric.histogram(
-  "bitget_request_duration_ms",
-  MetricBoundaries.exponential({ start: 1, factor: 2, count: 18 }),
-  "time a call took, retries and rate-limit waits included"
-)
+export const duration: Metric.Histogram<number> = definitions.duration()
 
 /**
- * Retries, by `endpoint` and `reason` (see `Retry.reason`).
+ * Retries (`bitget_retries`), by `endpoint` and `reason` (see `Retry.reason`).
  *
  * @since 0.1.0
  * @category metrics
  */
-export const retries = Metric.counter("bitget_retries", {
-  description: "attempts repeated after a failure, by reason",
-  incremental: true
-})
+export const retries: Metric.Counter<number> = definitions.retries()
 
 /**
- * Failed calls, by `endpoint`, `type` (the error's `_tag`) and `code` (the
- * exchange's code; empty for failures without one).
+ * Failed calls (`bitget_errors`), by `endpoint`, `type` (the error's `_tag`)
+ * and `code` (the exchange's code; empty for failures without one).
  *
  * @since 0.1.0
  * @category metrics
  */
-export const errors = Metric.counter("bitget_errors", {
-  description: "failed calls, by error type and exchange code",
-  incremental: true
-})
+export const errors: Metric.Counter<number> = definitions.errors()
 
 /**
- * Records emitted by paginated streams, by `endpoint`.
+ * Records emitted by paginated streams (`bitget_stream_records`), by `endpoint`.
  *
  * @since 0.1.0
  * @category metrics
  */
-export const streamRecords = Metric.counter("bitget_stream_records", {
-  description: "records emitted by paginated streams",
-  incremental: true
-})
+export const streamRecords: Metric.Counter<number> = definitions.streamRecords()
 
 /**
- * Pages read by paginated streams, by `endpoint`.
+ * Pages read by paginated streams (`bitget_stream_pages`), by `endpoint`.
  *
  * @since 0.1.0
  * @category metrics
  */
-export const streamPages = Metric.counter("bitget_stream_pages", {
-  description: "pages read by paginated streams",
-  incremental: true
-})
+export const streamPages: Metric.Counter<number> = definitions.streamPages()
 
 /**
- * Time windows finished by paginated streams, by `endpoint`.
+ * Time windows finished by paginated streams (`bitget_stream_windows`), by
+ * `endpoint`.
  *
  * @since 0.1.0
  * @category metrics
  */
-export const streamWindows = Metric.counter("bitget_stream_windows", {
-  description: "time windows finished by paginated streams",
-  incremental: true
-})
+export const streamWindows: Metric.Counter<number> = definitions.streamWindows()

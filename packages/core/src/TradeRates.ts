@@ -18,7 +18,7 @@ import { Decimal, Filter } from "./Schemas.js"
  * @since 0.1.0
  * @category models
  */
-export const BusinessType = Schema.Literal("mix", "spot", "margin")
+export const BusinessType = Schema.Literals(["mix", "spot", "margin"])
 
 /**
  * The business line type.
@@ -39,7 +39,7 @@ export const TradeRatesRequest = Schema.Struct({
   /** Sent as `businessType` (the documented name; the doc example's `business` is wrong). */
   businessType: BusinessType,
   symbol: Filter
-}).annotations({ identifier: "TradeRatesRequest" })
+}).annotate({ identifier: "TradeRatesRequest" })
 
 /**
  * The request type.

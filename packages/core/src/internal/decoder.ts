@@ -1,109 +1,122 @@
 /**
- * Fast decoders compiled once from a schema's AST. A compiled decoder either
- * builds exactly the value the Schema decoder builds, or gives up (`bail`)
- * and lets the Schema decoder decide, so a failure is always reported by
- * Schema, with its readable issue. Nodes it cannot follow (effects, parse
- * option or fallback annotations) make the whole schema use Schema alone.
+ * Fast decoders compiled once from a schema's AST (Schema 4: nodes with
+ * checks and encoding links). A compiled decoder either builds exactly the
+ * value the Schema decoder builds, or gives up (`bail`) and lets the Schema
+ * decoder decide, so a failure is always reported by Schema, with its
+ * readable issue. Nodes it cannot follow (middleware, `oneOf` unions, tuples
+ * with optional or rest elements) make the whole schema use Schema alone.
  *
  * Building blocks may carry their own fast decoder in the `FastDecode`
  * annotation (see `Schemas.Decimal`); property tests hold each to the Schema
  * decoder.
  */
-import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
+import type * as SchemaGetter from "effect/SchemaGetter"
 
 /** What a fast decoder returns when it cannot decode a value. */
 export const bail: unique symbol = Symbol.for("@bitget-effect/core/internal/decoder/bail")
 
 /**
- * A compiled decoder: the decoded value, or `bail`. A struct's decoder
- * writes its properties into `into` when given one (a class instance being
- * built), and returns it.
+ * The input of a property the object does not have, and the output of a
+ * decoder that produces no value (an optional property left out). Leaves pass
+ * it through; a struct refuses it for a required property.
+ */
+export const absent: unique symbol = Symbol.for("@bitget-effect/core/internal/decoder/absent")
+
+/**
+ * A compiled decoder: the decoded value, `absent`, or `bail`. A struct's
+ * decoder writes its properties into `into` when given one (a class instance
+ * being built), and returns it.
  */
 export type Fast = (input: unknown, into?: Record<PropertyKey, unknown>) => unknown
 
 /** Compiles a node, or `undefined` when it has no fast decoder. */
 export type Compile = (ast: SchemaAST.AST) => Fast | undefined
 
+/** The annotation key of a schema that brings its own fast decoder. */
+export const FastDecode = "@bitget-effect/core/FastDecode"
+
 /**
- * The annotation of a schema that brings its own fast decoder, built from
- * the compiler (for its inner schemas); `undefined` when it cannot.
+ * Builds the fast decoder of a node (its encoding and its own type; the node's
+ * checks are run after it by the compiler), given the compiler for inner
+ * schemas; `undefined` when it cannot.
  */
-export const FastDecode: unique symbol = Symbol.for("@bitget-effect/core/FastDecode")
+export type FastDecodeBuild = (compile: Compile, ast: SchemaAST.AST) => Fast | undefined
 
-/** Builds a fast decoder for a node that carries `FastDecode`, given the compiler and the node. */
-export type FastDecodeAnnotation = (compile: Compile, ast: SchemaAST.AST) => Fast | undefined
+/**
+ * The `FastDecode` annotation: the builder, and the transformations of the
+ * encoding it was written for. Annotations survive copies of a node that
+ * change what it decodes (`Schema.toType` drops the encoding and keeps them),
+ * so the builder is used only while the node's encoding still runs these
+ * transformations.
+ */
+export interface FastDecodeAnnotation {
+  readonly build: FastDecodeBuild
+  readonly transformations: ReadonlyArray<unknown> | undefined
+}
 
-/** The `FastDecode` of a leaf: a fast decoder that needs no compiling. */
-export const leaf = (fast: Fast): FastDecodeAnnotation => () => fast
+/** The transformations of a node's encoding, in order. */
+const transformationsOf = (ast: SchemaAST.AST): ReadonlyArray<unknown> =>
+  ast.encoding?.map((link) => link.transformation) ?? []
+
+/**
+ * Gives a schema its own fast decoder, valid for the schema as built (its
+ * encoding) and for optional or annotated copies of it. Checks added later
+ * still run after it. The schema must not have checks yet (an annotation
+ * would go to its last check).
+ */
+export const withFastDecode = <S extends Schema.Top>(schema: S, build: FastDecodeBuild): S["Rebuild"] => {
+  if (schema.ast.checks !== undefined) throw new Error("withFastDecode: annotate before adding checks")
+  const annotation: FastDecodeAnnotation = { build, transformations: transformationsOf(schema.ast) }
+  return schema.annotate({ [FastDecode]: annotation })
+}
+
+/** The fast decoder of a leaf: it needs no compiling, and `absent` passes through it. */
+export const leaf = (fast: (input: unknown) => unknown): FastDecodeBuild => () => (input) =>
+  input === absent ? absent : fast(input)
 
 const options: SchemaAST.ParseOptions = {}
 
-/** Unwraps a parse result that is a plain `Either`; anything else (an effect, a failure) bails. */
-const settled = (result: unknown): unknown => Either.isEither(result) && Either.isRight(result) ? result.right : bail
+/** The value of an effect that is a settled success; anything else (a failure, an effect to run) bails. */
+const settled = (result: unknown): unknown =>
+  Exit.isExit(result) && Exit.isSuccess(result) ? result.value : bail
 
-const hasOwn = (value: object, key: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(value, key)
+const isObject = (input: unknown): input is Record<PropertyKey, unknown> =>
+  typeof input === "object" && input !== null && !Array.isArray(input)
 
-const isRecordOrArray = (input: unknown): input is Record<PropertyKey, unknown> =>
-  typeof input === "object" && input !== null
-
-/** The properties of a member that hold a literal (how Schema picks union candidates). */
-const literalKeys = (ast: SchemaAST.AST): number => {
-  switch (ast._tag) {
-    case "Declaration":
-      return Option.match(SchemaAST.getSurrogateAnnotation(ast), { onNone: () => 0, onSome: literalKeys })
-    case "TypeLiteral":
-      return ast.propertySignatures.filter((ps) => !ps.isOptional && SchemaAST.isLiteral(SchemaAST.encodedAST(ps.type)))
-        .length
-    case "TupleType":
-      return ast.elements.filter((e) => !e.isOptional && SchemaAST.isLiteral(SchemaAST.encodedAST(e.type))).length
-    case "Refinement":
-      return literalKeys(ast.from)
-    case "Suspend":
-      return literalKeys(ast.f())
-    case "Transformation":
-      return literalKeys(ast.from)
-    default:
-      return 0
-  }
-}
+/** Whether an object has a property, as Schema asks it (`in`, own only for `__proto__`). */
+const hasProperty = (input: object, key: PropertyKey): boolean =>
+  key === "__proto__" ? Object.hasOwn(input, key) : key in input
 
 const all = (fasts: ReadonlyArray<Fast | undefined>): fasts is ReadonlyArray<Fast> =>
   fasts.every((fast) => fast !== undefined)
 
-/**
- * Tries members in Schema's order: those keyed by a literal property first
- * when the input is an object, then the others; runs of literals are one
- * set lookup.
- */
+/** A member that only a value equal to its literal passes. */
+const plainLiteral = (ast: SchemaAST.AST): ast is SchemaAST.Literal =>
+  SchemaAST.isLiteral(ast) && ast.checks === undefined && ast.encoding === undefined
+
+/** Tries members in their order, the first that decodes wins; runs of literals are one set lookup. */
 const union = (ast: SchemaAST.Union, compile: Compile): Fast | undefined => {
-  const keyed = ast.types.filter((member) => literalKeys(member) > 0)
-  const others = ast.types.filter((member) => literalKeys(member) === 0)
-  const keyedFast = keyed.map(compile)
-  if (!all(keyedFast)) return undefined
+  if (ast.options?.mode === "oneOf") return undefined
   const steps: Array<Fast> = []
-  for (let i = 0; i < others.length; i++) {
+  for (let i = 0; i < ast.types.length; i++) {
     const literals = new Set<unknown>()
-    for (let member = others[i]; member !== undefined && SchemaAST.isLiteral(member); member = others[++i]) {
+    for (let member = ast.types[i]; member !== undefined && plainLiteral(member); member = ast.types[++i]) {
       literals.add(member.literal)
     }
     if (literals.size > 0) steps.push((input) => (literals.has(input) ? input : bail))
-    const member = others[i]
+    const member = ast.types[i]
     if (member === undefined) break
     const fast = compile(member)
     if (fast === undefined) return undefined
     steps.push(fast)
   }
   return (input) => {
-    if (isRecordOrArray(input)) {
-      for (const fast of keyedFast) {
-        const value = fast(input)
-        if (value !== bail) return value
-      }
-    }
+    if (input === absent) return absent
     for (const fast of steps) {
       const value = fast(input)
       if (value !== bail) return value
@@ -112,293 +125,234 @@ const union = (ast: SchemaAST.Union, compile: Compile): Fast | undefined => {
   }
 }
 
-const bailing: Fast = () => bail
-
-/** An optional property the input does not have. */
-const absent: unique symbol = Symbol("absent")
-
 /**
- * A struct: each property decoded in order into a new object, then the keys
- * of its string index signatures (a record); other properties are dropped.
+ * A struct: each declared property decoded in order into a new object (or
+ * into `into`), then the keys of its string index signatures (a record);
+ * other properties are dropped. A required property that decodes to nothing
+ * bails (Schema reports it missing).
  */
-const typeLiteral = (ast: SchemaAST.TypeLiteral, compile: Compile): Fast | undefined => {
+const objects = (ast: SchemaAST.Objects, compile: Compile): Fast | undefined => {
   if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
-    return (input) => (input === null || input === undefined ? bail : input)
+    return (input) => (input === absent ? absent : input === null || input === undefined ? bail : input)
   }
-  if (ast.indexSignatures.some((is) => !SchemaAST.isStringKeyword(is.parameter))) return undefined
+  if (ast.indexSignatures.some((is) => !SchemaAST.isString(is.parameter) || is.parameter.checks !== undefined)) {
+    return undefined
+  }
   const names = ast.propertySignatures.map((ps) => ps.name)
   const declared = new Set<PropertyKey>(names)
-  const optional = ast.propertySignatures.map((ps) => ps.isOptional)
+  const optional = ast.propertySignatures.map((ps) => SchemaAST.isOptional(ps.type))
   const fields = ast.propertySignatures.map((ps) => compile(ps.type))
   const indexed = ast.indexSignatures.map((is) => compile(is.type))
   if (!all(fields) || !all(indexed)) return undefined
   return (input, into) => {
-    if (!isRecordOrArray(input) || Array.isArray(input)) return bail
+    if (input === absent) return absent
+    if (!isObject(input)) return bail
     const output: Record<PropertyKey, unknown> = into ?? {}
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as PropertyKey
-      if (optional[i] && !hasOwn(input, name)) continue
-      const value = (fields[i] as Fast)(input[name])
+      const value = (fields[i] as Fast)(hasProperty(input, name) ? input[name] : absent)
       if (value === bail) return bail
+      if (value === absent) {
+        if (!optional[i]) return bail
+        continue
+      }
       output[name] = value
     }
     for (const fast of indexed) {
       for (const key of Object.keys(input)) {
         const value = fast(input[key])
         if (value === bail) return bail
-        if (!declared.has(key)) output[key] = value
+        if (value !== absent && !declared.has(key)) output[key] = value
       }
     }
     return output
   }
 }
 
-/** An array or tuple: its elements (optional ones may be missing), then any number of the rest element. */
-const tupleType = (ast: SchemaAST.TupleType, compile: Compile): Fast | undefined => {
-  if (ast.rest.length > 1) return undefined
-  const elements = ast.elements.map((element) => compile(element.type))
-  const rest = ast.rest.length === 1 ? compile((ast.rest[0] as SchemaAST.Type).type) : bailing
+/** An array (any number of one element type) or a tuple of required elements. */
+const arrays = (ast: SchemaAST.Arrays, compile: Compile): Fast | undefined => {
+  if (ast.rest.length > 1 || ast.elements.some(SchemaAST.isOptional)) return undefined
+  const elements = ast.elements.map(compile)
+  const rest = ast.rest.length === 1 ? compile(ast.rest[0] as SchemaAST.AST) : () => bail
   if (!all(elements) || rest === undefined) return undefined
-  const required = ast.elements.filter((element) => !element.isOptional).length
   const count = elements.length
+  const open = ast.rest.length === 1
   return (input) => {
-    if (!Array.isArray(input) || input.length < required || (ast.rest.length === 0 && input.length > count)) {
-      return bail
-    }
+    if (input === absent) return absent
+    if (!Array.isArray(input) || input.length < count || (!open && input.length > count)) return bail
     const output = new Array<unknown>(input.length)
     for (let i = 0; i < input.length; i++) {
       const value = (i < count ? elements[i] as Fast : rest)(input[i])
-      if (value === bail) return bail
+      if (value === bail || value === absent) return bail
       output[i] = value
     }
     return output
   }
 }
 
-/** The step between a transformation's two sides, given the decoded `from` side and the original input. */
-const step = (ast: SchemaAST.Transformation): (a: unknown, input: unknown) => unknown => {
-  const transformation = ast.transformation
-  switch (transformation._tag) {
-    case "FinalTransformation":
-      return (a, input) => settled(transformation.decode(a, options, ast, input))
-    case "ComposeTransformation":
-      return (a) => a
-    case "TypeLiteralTransformation":
-      // `a` is the fresh object the `from` type literal built, never the caller's input
-      return (a) => {
-        const record = a as Record<PropertyKey, unknown>
-        for (const pst of transformation.propertySignatureTransformations) {
-          const value = pst.decode(hasOwn(record, pst.from) ? Option.some(record[pst.from]) : Option.none())
-          delete record[pst.from]
-          if (Option.isSome(value)) record[pst.to] = value.value
-        }
-        return record
+/** A getter's step on the decoding side: the value, `absent` for no value, or `bail`. */
+const getterStep = (getter: SchemaGetter.Getter<unknown, unknown, unknown>): ((value: unknown) => unknown) => {
+  switch (getter._tag) {
+    case "Passthrough":
+      return (value) => value
+    case "Transform":
+      return (value) => (value === absent ? absent : getter.transform(value))
+    case "TransformOptional":
+      return (value) => {
+        const out = getter.transform(value === absent ? Option.none() : Option.some(value))
+        return Option.isSome(out) ? out.value : absent
+      }
+    case "TransformEffect":
+      return (value) => (value === absent ? absent : settled(getter.transform(value, options)))
+    case "TransformOptionalEffect":
+      return (value) => {
+        const out = settled(getter.transform(value === absent ? Option.none() : Option.some(value), options))
+        return out === bail ? bail : Option.isSome(out as Option.Option<unknown>)
+          ? (out as Option.Some<unknown>).value
+          : absent
       }
   }
-}
-
-/** The member of `X | undefined` that is not `undefined` (`optional` and `optionalWith` properties), or the type. */
-const definedMember = (ast: SchemaAST.AST): SchemaAST.AST => {
-  if (!SchemaAST.isUnion(ast)) return ast
-  const defined = ast.types.filter((member) => !SchemaAST.isUndefinedKeyword(member))
-  return defined.length === 1 ? defined[0] as SchemaAST.AST : ast
 }
 
 /**
- * A struct with property transformations (`optionalWith`, renames) in one
- * pass: each encoded property decoded, then the type side built in its own
- * order, each written property passed through its transformation and checked
- * against its type. A property no transformation writes holds what its own
- * decoder built, which its type side accepts by construction (`Schema.Struct`
- * makes it the type side of the encoded property), so it is copied. Other
- * shapes take the general path.
+ * A node's encoding as Schema decodes it: the most encoded side first, then
+ * each transformation and the side it leads to, then the node itself.
  */
-const struct = (
-  ast: SchemaAST.Transformation,
-  transformation: SchemaAST.TypeLiteralTransformation,
-  compile: Compile
-): Fast | undefined => {
-  const { from, to } = ast
-  const psts = transformation.propertySignatureTransformations
-  if (
-    !SchemaAST.isTypeLiteral(from) || !SchemaAST.isTypeLiteral(to) || from.indexSignatures.length > 0 ||
-    to.indexSignatures.length > 0 || new Set(psts.map((pst) => pst.from)).size < psts.length
-  ) {
-    return undefined
+const encoded = (encoding: ReadonlyArray<SchemaAST.Link>, body: Fast, compile: Compile): Fast | undefined => {
+  const sides = encoding.map((link) => compile(link.to))
+  if (!all(sides)) return undefined
+  const steps: Array<(value: unknown) => unknown> = []
+  for (const link of encoding) {
+    if (link.transformation._tag === "Middleware") return undefined
+    steps.push(getterStep(link.transformation.decode as SchemaGetter.Getter<unknown, unknown, unknown>))
   }
-  const names = from.propertySignatures.map((ps) => ps.name)
-  const optional = from.propertySignatures.map((ps) => ps.isOptional)
-  const fields = from.propertySignatures.map((ps) => compile(ps.type))
-  if (!all(fields)) return undefined
-  const index = new Map(names.map((name, i) => [name, i]))
-  type Plan =
-    | { readonly _tag: "Copy"; readonly name: PropertyKey; readonly at: number }
-    | {
-      readonly _tag: "Write"
-      readonly name: PropertyKey
-      readonly at: number | undefined
-      readonly decode: SchemaAST.PropertySignatureTransformation["decode"]
-      readonly check: Fast
-      readonly optional: boolean
-      /**
-       * A defined value passed through unchanged is of the type already: the
-       * encoded property's type (bar `undefined`) has this type side.
-       */
-      readonly passes: boolean
-    }
-  const plans: Array<Plan> = []
-  for (const ps of to.propertySignatures) {
-    const pst = psts.find((candidate) => candidate.to === ps.name)
-    if (pst === undefined) {
-      const at = index.get(ps.name)
-      if (at === undefined || psts.some((candidate) => candidate.from === ps.name)) return undefined
-      plans.push({ _tag: "Copy", name: ps.name, at })
-      continue
-    }
-    const check = compile(ps.type)
-    if (check === undefined) return undefined
-    const at = index.get(pst.from)
-    const source = at === undefined ? undefined : from.propertySignatures[at]?.type
-    plans.push({
-      _tag: "Write",
-      name: ps.name,
-      at,
-      decode: pst.decode,
-      check,
-      optional: ps.isOptional,
-      passes: source !== undefined && SchemaAST.typeAST(definedMember(source)) === ps.type
-    })
-  }
-  /** Builds the type side from the decoded encoded properties (`absent` where the input had none). */
-  const build = (values: ReadonlyArray<unknown>, output: Record<PropertyKey, unknown>): unknown => {
-    for (const plan of plans) {
-      const value = plan.at === undefined ? absent : values[plan.at]
-      if (plan._tag === "Copy") {
-        if (value !== absent) output[plan.name] = value
-        continue
-      }
-      const written = plan.decode(value === absent ? Option.none() : Option.some(value))
-      if (Option.isNone(written) && plan.optional) continue
-      const candidate = Option.getOrUndefined(written)
-      const checked = plan.passes && candidate !== undefined && candidate === value ? candidate : plan.check(candidate)
-      if (checked === bail) return bail
-      output[plan.name] = checked
-    }
-    return output
-  }
-  return (input, into) => {
-    if (!isRecordOrArray(input) || Array.isArray(input)) return bail
-    const values = new Array<unknown>(names.length)
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i] as PropertyKey
-      if (optional[i] && !hasOwn(input, name)) {
-        values[i] = absent
-        continue
-      }
-      const value = (fields[i] as Fast)(input[name])
-      if (value === bail) return bail
-      values[i] = value
-    }
-    return build(values, into ?? {})
-  }
-}
-
-const transformation = (ast: SchemaAST.Transformation, compile: Compile): Fast | undefined => {
-  if (ast.transformation._tag === "TypeLiteralTransformation") {
-    const fused = struct(ast, ast.transformation, compile)
-    if (fused !== undefined) return fused
-  }
-  const from = compile(ast.from)
-  const to = compile(ast.to)
-  if (from === undefined || to === undefined) return undefined
-  const between = step(ast)
+  const last = encoding.length - 1
   return (input) => {
-    const a = from(input)
-    if (a === bail) return bail
-    const b = between(a, input)
-    return b === bail ? bail : to(b)
+    let value = (sides[last] as Fast)(input)
+    for (let i = last; i >= 0; i--) {
+      if (value === bail) return bail
+      value = (steps[i] as (value: unknown) => unknown)(value)
+      if (i > 0 && value !== bail) value = (sides[i - 1] as Fast)(value)
+    }
+    return value === bail ? bail : body(value)
   }
 }
 
-const node = (ast: SchemaAST.AST, compile: Compile): Fast | undefined => {
+/** The node's own type, without its encoding or checks. */
+const body = (ast: SchemaAST.AST, compile: Compile): Fast | undefined => {
   switch (ast._tag) {
     case "Literal": {
       const literal = ast.literal
-      return (input) => (input === literal ? input : bail)
+      return (input) => (input === absent || input === literal ? input : bail)
     }
-    case "StringKeyword":
-      return (input) => (typeof input === "string" ? input : bail)
-    case "NumberKeyword":
-      return (input) => (typeof input === "number" ? input : bail)
-    case "BooleanKeyword":
-      return (input) => (typeof input === "boolean" ? input : bail)
-    case "UndefinedKeyword":
-      return (input) => (input === undefined ? input : bail)
-    case "UnknownKeyword":
-    case "AnyKeyword":
+    case "String":
+      return (input) => (input === absent || typeof input === "string" ? input : bail)
+    case "Number":
+      return (input) => (input === absent || typeof input === "number" ? input : bail)
+    case "Boolean":
+      return (input) => (input === absent || typeof input === "boolean" ? input : bail)
+    case "Null":
+      return (input) => (input === absent || input === null ? input : bail)
+    case "Undefined":
+      return (input) => (input === absent || input === undefined ? input : bail)
+    case "Unknown":
+    case "Any":
       return (input) => input
     case "Declaration": {
-      const parse = ast.decodeUnknown(...ast.typeParameters)
-      return (input) => settled(parse(input, options, ast))
+      const run = ast.run(ast.typeParameters)
+      return (input) => (input === absent ? absent : settled(run(input, ast, options)))
     }
-    case "Refinement": {
-      const from = compile(ast.from)
-      if (from === undefined) return undefined
-      return (input) => {
-        const value = from(input)
-        return value === bail || Option.isSome(ast.filter(value, options, ast)) ? bail : value
-      }
-    }
-    case "Transformation":
-      return transformation(ast, compile)
-    case "TypeLiteral":
-      return typeLiteral(ast, compile)
-    case "TupleType":
-      return tupleType(ast, compile)
+    case "Objects":
+      return objects(ast, compile)
+    case "Arrays":
+      return arrays(ast, compile)
     case "Union":
       return union(ast, compile)
     case "Suspend": {
       let inner: Fast | undefined
-      return (input) => (inner ??= compile(ast.f()) ?? (() => bail))(input)
+      return (input, into) => (inner ??= compile(ast.thunk()) ?? (() => bail))(input, into)
     }
     default:
       return undefined
   }
 }
 
+/** `true` when every filter of the checks passes. */
+const passes = (checks: ReadonlyArray<SchemaAST.Check<unknown>>, value: unknown, ast: SchemaAST.AST): boolean => {
+  for (const check of checks) {
+    if (check._tag === "FilterGroup" ? !passes(check.checks, value, ast) : check.run(value, ast, options) !== undefined) {
+      return false
+    }
+  }
+  return true
+}
+
+/** A node's checks run on what its decoder built. */
+const checked = (fast: Fast, ast: SchemaAST.AST, checks: SchemaAST.Checks): Fast => (input, into) => {
+  const value = fast(input, into)
+  return value === bail || value === absent || passes(checks, value, ast) ? value : bail
+}
+
+/**
+ * The node's own `FastDecode` and how many links of its encoding it covers:
+ * the annotation holds while the node's encoding starts with the
+ * transformations it was written for (links added later, such as a decoding
+ * default, are decoded before it).
+ */
+const own = (ast: SchemaAST.AST): { readonly annotation: FastDecodeAnnotation; readonly covers: number } | undefined => {
+  const annotation = ast.annotations?.[FastDecode] as FastDecodeAnnotation | undefined
+  if (annotation === undefined) return undefined
+  const { transformations } = annotation
+  const current = transformationsOf(ast)
+  // written for the node's own first link (a class's), whatever links were added after it
+  if (transformations === undefined) return { annotation, covers: Math.min(1, current.length) }
+  return current.length >= transformations.length && transformations.every((t, i) => t === current[i])
+    ? { annotation, covers: transformations.length }
+    : undefined
+}
+
 const memo = new WeakMap<SchemaAST.AST, Fast | null>()
 
-/** Compiles a node (memoised): its own `FastDecode` when it has one, else by its kind. */
+/** Checks on a node's encoded side (from `Schema.flip`): the compiler leaves such nodes to Schema. */
+const hasEncodingChecks = (ast: SchemaAST.AST): boolean =>
+  "encodingChecks" in ast && ast.encodingChecks !== undefined
+
+/** Compiles a node (memoised): its own `FastDecode` when it has one, else by its kind; then its checks. */
 const compile: Compile = (ast) => {
   const known = memo.get(ast)
   if (known !== undefined) return known ?? undefined
-  const annotations = ast.annotations
-  const unsupported = annotations[SchemaAST.ParseOptionsAnnotationId] !== undefined ||
-    annotations[SchemaAST.DecodingFallbackAnnotationId] !== undefined
-  const own = annotations[FastDecode] as FastDecodeAnnotation | undefined
-  const fast = unsupported ? undefined : own !== undefined ? own(compile, ast) : node(ast, compile)
+  let fast: Fast | undefined
+  if (!hasEncodingChecks(ast)) {
+    // the node's own fast decoder for the links it covers, else one by its kind for all of them
+    const mine = own(ast)
+    const built = mine?.annotation.build(compile, ast)
+    const outer = built === undefined ? ast.encoding : ast.encoding?.slice(mine?.covers)
+    const self = built ?? body(ast, compile)
+    fast = self === undefined || outer === undefined || outer.length === 0 ? self : encoded(outer, self, compile)
+  }
+  if (fast !== undefined && ast.checks !== undefined) fast = checked(fast, ast, ast.checks)
   memo.set(ast, fast ?? null)
   return fast
 }
 
 /** A decoder of untrusted input. */
-type Decoder<A> = (input: unknown) => Either.Either<A, ParseResult.ParseError>
+type Decoder<A> = (input: unknown) => Result.Result<A, Schema.SchemaError>
 
 const decoders = new WeakMap<SchemaAST.AST, Decoder<unknown>>()
 
 /**
- * A decoder for a schema (built once per schema): the compiled fast path when there is one, else
- * Schema's; either way, a value the fast path gives up on is decoded by
- * Schema, which builds the same value or the failure.
+ * A decoder for a schema (built once per schema): the compiled fast path when
+ * there is one, else Schema's; either way, a value the fast path gives up on
+ * is decoded by Schema, which builds the same value or the failure.
  */
-export const decoder = <A, I>(schema: Schema.Schema<A, I>): Decoder<A> => {
+export const decoder = <A, I>(schema: Schema.Codec<A, I>): Decoder<A> => {
   const known = decoders.get(schema.ast)
   if (known !== undefined) return known as Decoder<A>
-  const slow = Schema.decodeUnknownEither(schema)
+  const slow = Schema.decodeUnknownResult(schema) as Decoder<A>
   const fast = compile(schema.ast)
   const made: Decoder<A> = fast === undefined ? slow : (input) => {
     const value = fast(input)
-    return value === bail ? slow(input) : Either.right(value as A)
+    return value === bail || value === absent ? slow(input) : Result.succeed(value as A)
   }
   decoders.set(schema.ast, made)
   return made
@@ -408,35 +362,44 @@ export const decoder = <A, I>(schema: Schema.Schema<A, I>): Decoder<A> => {
  * The compiled decoder of a schema alone (`undefined` when it has none), for
  * tests that hold it to the Schema decoder.
  */
-export const compiled = (schema: Schema.Schema.Any): Fast | undefined => compile(schema.ast)
+export const compiled = (schema: Schema.Top): Fast | undefined => compile(schema.ast)
 
 /**
  * The annotations of a response class (`Schema.Class<X>("X")(fields,
  * fastClass)`) that let its fast decoder build instances from the decoded
- * fields directly: the first through the class's own decoding, the rest on
- * its prototype, as the constructor does without validation, instead of
- * copying the fields twice and looking for defaults they already hold. For
- * classes that declare no constructor or field initialisers of their own.
+ * fields directly: the first through the class's own transformation, the
+ * rest on its prototype, as the constructor does with fields it trusts,
+ * instead of copying the fields twice. For classes that declare no
+ * constructor or field initialisers of their own.
  */
-export const fastClass = [undefined, {
-  [FastDecode]: ((compile, ast) => {
-    if (!SchemaAST.isTransformation(ast) || ast.transformation._tag !== "FinalTransformation") return undefined
-    const from = compile(ast.from)
-    if (from === undefined) return undefined
-    const construct = ast.transformation.decode
-    let prototype: object | undefined
-    return (input) => {
-      if (prototype !== undefined) {
-        // the fields are written straight into the instance when the decoder of the fields can
-        const instance = Object.create(prototype) as Record<PropertyKey, unknown>
-        const fields = from(input, instance)
-        return fields === bail ? bail : fields === instance ? instance : Object.assign(instance, fields)
+export const fastClass: { readonly [FastDecode]: FastDecodeAnnotation } = {
+  [FastDecode]: {
+    transformations: undefined,
+    build: (compile, ast) => {
+      const link = ast.encoding?.[0]
+      if (
+        !SchemaAST.isDeclaration(ast) || link === undefined ||
+        link.transformation._tag !== "Transformation" || !SchemaAST.isObjects(link.to)
+      ) {
+        return undefined
       }
-      const fields = from(input)
-      if (fields === bail) return bail
-      const first = settled(construct(fields, options, ast, input))
-      if (first !== bail) prototype = Object.getPrototypeOf(first)
-      return first
+      const fields = compile(link.to)
+      if (fields === undefined) return undefined
+      const construct = getterStep(link.transformation.decode as SchemaGetter.Getter<unknown, unknown, unknown>)
+      let prototype: object | undefined
+      return (input) => {
+        if (input === absent) return absent
+        if (prototype !== undefined) {
+          // the fields are written straight into the instance
+          const instance = Object.create(prototype) as Record<PropertyKey, unknown>
+          return fields(input, instance) === bail ? bail : instance
+        }
+        const decoded = fields(input)
+        if (decoded === bail) return bail
+        const first = construct(decoded)
+        if (first !== bail && first !== absent) prototype = Object.getPrototypeOf(first) as object
+        return first
+      }
     }
-  }) satisfies FastDecodeAnnotation
-}] as const
+  } satisfies FastDecodeAnnotation
+}

@@ -1,8 +1,9 @@
 import * as Duration from "effect/Duration"
-import * as Either from "effect/Either"
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import { BitgetApiError, BitgetDecodeError, BitgetHttpError, BitgetRequestError } from "../BitgetError.js"
 import { label } from "../Endpoint.js"
 import { Timestamp } from "../Schemas.js"
@@ -14,8 +15,8 @@ import * as Redact from "./redact.js"
 export const successCode = "00000"
 
 const Envelope = Schema.Struct({
-  code: Schema.Union(Schema.String, Schema.Number.pipe(Schema.int())),
-  msg: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  code: Schema.Union([Schema.String, Schema.Number.check(Schema.isInt())]),
+  msg: Schema.NullOr(Schema.String).pipe(Schema.withDecodingDefault(Effect.succeed(null))),
   requestTime: Schema.optional(Schema.NullOr(Schema.Unknown)),
   data: Schema.optional(Schema.Unknown)
 })
@@ -118,7 +119,7 @@ export const interpret = (options: {
   readonly headers: AnswerHeaders
   readonly body: string
   readonly secrets: Scrubber
-}): Either.Either<unknown, BitgetApiError | BitgetHttpError | BitgetDecodeError> => {
+}): Result.Result<unknown, BitgetApiError | BitgetHttpError | BitgetDecodeError> => {
   const { body, endpoint, headers, secrets, status } = options
   let json: unknown
   let parsed = true
@@ -127,24 +128,24 @@ export const interpret = (options: {
   } catch {
     parsed = false
   }
-  const envelope = parsed ? decodeEnvelope(json) : Either.left(undefined)
-  if (Either.isRight(envelope)) {
-    const { code, data, msg, requestTime } = envelope.right
+  const envelope = parsed ? decodeEnvelope(json) : Result.fail(undefined)
+  if (Result.isSuccess(envelope)) {
+    const { code, data, msg, requestTime } = envelope.success
     const codeText = String(code)
-    if (codeText === successCode && status < 400) return Either.right(data)
-    return Either.left(
+    if (codeText === successCode && status < 400) return Result.succeed(data)
+    return Result.fail(
       new BitgetApiError({
         endpoint,
         code: codeText,
         msg: Redact.clip(msg ?? "", msgLength, secrets),
         status,
-        requestTime: Option.flatMap(Option.fromNullable(requestTime), decodeTimestamp),
+        requestTime: Option.flatMap(Option.fromNullishOr(requestTime), decodeTimestamp),
         retryAfter: retryAfter(headers)
       })
     )
   }
   if (status === 429) {
-    return Either.left(
+    return Result.fail(
       new BitgetApiError({
         endpoint,
         code: "429",
@@ -155,8 +156,8 @@ export const interpret = (options: {
       })
     )
   }
-  if (status >= 300) return Either.left(new BitgetHttpError({ endpoint, status, excerpt: excerpt(body, secrets) }))
-  return Either.left(
+  if (status >= 300) return Result.fail(new BitgetHttpError({ endpoint, status, excerpt: excerpt(body, secrets) }))
+  return Result.fail(
     new BitgetDecodeError({
       endpoint,
       status,
@@ -166,98 +167,31 @@ export const interpret = (options: {
   )
 }
 
-/** A bounded rendering of a value for a message: a few members, a few levels, short strings, secrets removed. */
-const preview = (value: unknown, secrets: Scrubber, depth: number): string => {
-  if (typeof value === "string") return JSON.stringify(Redact.clip(value, 40, secrets))
-  if (value === null || typeof value !== "object") return String(value)
-  const entries: Array<readonly [string, unknown]> = Array.isArray(value)
-    ? value.slice(0, 4).map((item) => ["", item] as const)
-    : []
-  if (!Array.isArray(value)) {
-    for (const key in value) {
-      if (entries.length === 4) break
-      entries.push([`${JSON.stringify(Redact.clip(key, 40, secrets))}:`, (value as Record<string, unknown>)[key]])
-    }
-  }
-  const size = Array.isArray(value) ? value.length : entries.length
-  const inner = depth === 0 && size > 0
-    ? "…"
-    : entries.map(([key, item]) => key + preview(item, secrets, depth - 1)).join(",") + (size > 4 ? ",…" : "")
-  return Array.isArray(value) ? `[${inner}]` : `{${inner}}`
-}
+/** The most problems a description lists. */
+const listedIssues = 5
+
+/** The standard-schema view of an issue: one message per problem, with its path. */
+const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /**
- * Stands in for an array or object in a parse issue, formatted as its
- * bounded preview (scalars stay: messages may read them, and each message is
- * capped anyway).
- */
-const shown = (value: unknown, secrets: Scrubber): unknown =>
-  value !== null && typeof value === "object" ? { toString: () => preview(value, secrets, 2) } : value
-
-const firstIssues = 8
-
-/**
- * The same issue with every offending value replaced by its preview and at
- * most a few issues per level, so describing it costs little whatever the
- * value (100,000 nested arrays, a million keys).
- */
-const boundIssue = (issue: ParseResult.ParseIssue, secrets: Scrubber): ParseResult.ParseIssue => {
-  switch (issue._tag) {
-    case "Type":
-      return new ParseResult.Type(issue.ast, shown(issue.actual, secrets), issue.message)
-    case "Forbidden":
-      return new ParseResult.Forbidden(issue.ast, shown(issue.actual, secrets), issue.message)
-    case "Unexpected":
-      return new ParseResult.Unexpected(shown(issue.actual, secrets), issue.message)
-    case "Missing":
-      return issue
-    case "Pointer":
-      return new ParseResult.Pointer(issue.path, shown(issue.actual, secrets), boundIssue(issue.issue, secrets))
-    case "Refinement":
-      return new ParseResult.Refinement(
-        issue.ast,
-        shown(issue.actual, secrets),
-        issue.kind,
-        boundIssue(issue.issue, secrets)
-      )
-    case "Transformation":
-      return new ParseResult.Transformation(
-        issue.ast,
-        shown(issue.actual, secrets),
-        issue.kind,
-        boundIssue(issue.issue, secrets)
-      )
-    case "Composite": {
-      const [first, ...rest] = Array.isArray(issue.issues) ? issue.issues : [issue.issues as ParseResult.ParseIssue]
-      return new ParseResult.Composite(
-        issue.ast,
-        shown(issue.actual, secrets),
-        [first as ParseResult.ParseIssue, ...rest.slice(0, firstIssues - 1)].map((inner) =>
-          boundIssue(inner, secrets)
-        ) as [
-          ParseResult.ParseIssue,
-          ...Array<ParseResult.ParseIssue>
-        ],
-        issue.output
-      )
-    }
-  }
-}
-
-/**
- * Formats a schema failure as a short, readable list of `path: problem`:
- * at most five problems, each capped, offending values shown in brief and
- * secrets removed, so neither a huge value nor an echoed secret is quoted.
+ * Formats a schema failure as a short, readable list of `path: problem`: at
+ * most five problems, each capped, secrets removed. Schema reports no input
+ * values (it is not asked to), so no huge value and no echoed secret is
+ * quoted.
  *
  * @internal
  */
-export const describeParseError = (error: ParseResult.ParseError, secrets: Scrubber = Redact.none): string => {
-  const issues = ParseResult.ArrayFormatter.formatIssueSync(boundIssue(error.issue, secrets))
-  const lines = issues.slice(0, 5).map((issue) => {
-    const path = issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".")
+export const describeParseError = (error: Schema.SchemaError, secrets: Scrubber = Redact.none): string => {
+  const { issues } = formatIssue(error.issue)
+  const lines = issues.slice(0, listedIssues).map((issue) => {
+    const path = issue.path === undefined || issue.path.length === 0
+      ? "(root)"
+      : issue.path.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".")
     return `${Redact.clip(path, 80, secrets)}: ${Redact.clip(issue.message, 160, secrets)}`
   })
-  return issues.length > 5 ? `${lines.join("; ")}; and ${issues.length - 5} more` : lines.join("; ")
+  return issues.length > listedIssues
+    ? `${lines.join("; ")}; and ${issues.length - listedIssues} more`
+    : lines.join("; ")
 }
 
 /**
@@ -267,5 +201,5 @@ export const describeParseError = (error: ParseResult.ParseError, secrets: Scrub
  */
 export const requestError =
   (endpoint: { readonly method: string; readonly path: string }) =>
-  (error: ParseResult.ParseError): BitgetRequestError =>
+  (error: Schema.SchemaError): BitgetRequestError =>
     new BitgetRequestError({ endpoint: label(endpoint), issue: describeParseError(error) })

@@ -1,5 +1,5 @@
-import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -58,8 +58,8 @@ export const windows = (range: Window, maxSpanMillis: number, order: WindowOrder
       const last = end - BigInt(order === "newestFirst" ? index : length - 1 - index) * step
       const first = last - span
       return {
-        start: DateTime.unsafeMake(Number(first < start ? start : first)),
-        end: DateTime.unsafeMake(Number(last))
+        start: DateTime.makeUnsafe(Number(first < start ? start : first)),
+        end: DateTime.makeUnsafe(Number(last))
       }
     }
   }
@@ -124,8 +124,9 @@ export const walk = <A, E, R>(options: {
   readonly time: (item: A) => DateTime.Utc
   readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
 }): Stream.Stream<A, E, R> =>
-  Stream.unwrap(Effect.map(StreamProgress.Observer, (observer) => {
+  Stream.unwrap(Effect.map(Effect.context<never>(), (context) => {
     const { endpoint, fetch, id, pageSize, time, windows } = options
+    const observer = Context.get(context, StreamProgress.Observer)
     const metrics = Internal.forEndpoint(endpoint)
     const tracker: Tracker | undefined = observer === undefined
       ? undefined
@@ -137,10 +138,10 @@ export const walk = <A, E, R>(options: {
         pages: progress.pages,
         windowsDone: progress.windowsDone,
         windowsTotal: windows.length,
-        window: Option.fromNullable(progress.window),
+        window: Option.fromNullishOr(progress.window),
         limiterWait: Duration.millis(progress.waitedMillis)
       })
-    const ended = tracker === undefined ? Stream.empty : Stream.execute(Effect.suspend(() => {
+    const ended = tracker === undefined ? Stream.empty : Stream.fromEffectDrain(Effect.suspend(() => {
       tracker.windowsDone = windows.length
       tracker.window = undefined
       return report(tracker)
@@ -166,15 +167,14 @@ export const walk = <A, E, R>(options: {
           [Telemetry.attributes.windowStart]: DateTime.formatIso(state.window.start),
           [Telemetry.attributes.windowEnd]: DateTime.formatIso(state.window.end),
           [Telemetry.attributes.page]: pages
-        },
-        captureStackTrace: false
+        }
       }, (span) =>
         request.pipe(
           Effect.map((page) => {
             span.attribute(Telemetry.attributes.records, page.items.length)
             return page
           }),
-          Effect.withParentSpan(span)
+          Effect.withParentSpan(span, { captureStackTrace: false })
         ))
     }
     /** Tells the observer a window starts: every record of the earlier ones has been pulled. */
@@ -186,21 +186,21 @@ export const walk = <A, E, R>(options: {
       return report(tracker)
     }
     const nextWindow = (state: State, seen: ReadonlySet<string>): Option.Option<State> => {
-      metrics.streamWindows(1)
+      metrics.streamWindows.updateUnsafe(1, context)
       const window = windows.at(state.index + 1)
       return window === undefined
         ? Option.none()
         : Option.some({ index: state.index + 1, window, cursor: Option.none(), seen })
     }
-    const step = (state: State, page: Page<A>): Effect.Effect<readonly [Chunk.Chunk<A>, Option.Option<State>]> => {
+    const step = (state: State, page: Page<A>): Effect.Effect<readonly [ReadonlyArray<A>, Option.Option<State>]> => {
       const seen = new Set(page.items.map(id))
       const repeated = state.seen.size > 0 && page.items.some((item) => state.seen.has(id(item)))
       // the decoded page is emitted as it is (no copy) unless it repeats records of the previous one
       const fresh = repeated ? page.items.filter((item) => !state.seen.has(id(item))) : page.items
-      metrics.streamPages(1)
-      metrics.streamRecords(fresh.length)
+      metrics.streamPages.updateUnsafe(1, context)
+      metrics.streamRecords.updateUnsafe(fresh.length, context)
       const emit = (next: Option.Option<State>) => {
-        const out = [Chunk.unsafeFromArray(fresh), next] as const
+        const out = [fresh, next] as const
         if (tracker === undefined) return Effect.succeed(out)
         tracker.pages += 1
         tracker.records += fresh.length
@@ -211,31 +211,29 @@ export const walk = <A, E, R>(options: {
         return emit(Option.some({ ...state, cursor: page.next, seen }))
       }
       const oldest = page.items.reduce((min, item) => DateTime.min(min, time(item)), time(page.items[0] as A))
-      const end = DateTime.subtract(oldest, { millis: 1 })
-      if (DateTime.lessThan(end, state.window.start) || !DateTime.lessThan(end, state.window.end)) {
+      const end = DateTime.subtract(oldest, { milliseconds: 1 })
+      if (DateTime.isLessThan(end, state.window.start) || !DateTime.isLessThan(end, state.window.end)) {
         return emit(nextWindow(state, seen))
       }
       return Effect.logWarning(
         `pagination: the cursor did not move; continuing before ${DateTime.formatIso(oldest)} ` +
           "(records sharing that millisecond beyond one page may be missing)"
       ).pipe(
-        Effect.zipRight(
-          emit(Option.some({ ...state, window: { ...state.window, end }, cursor: Option.none(), seen }))
-        )
+        Effect.andThen(emit(Option.some({ ...state, window: { ...state.window, end }, cursor: Option.none(), seen })))
       )
     }
-    const walked = Stream.paginateChunkEffect<State, A, E, R>(
+    const walked = Stream.paginate<State, A, E, R>(
       { index: 0, window: first, cursor: Option.none(), seen: new Set() },
       (state) =>
         tracker === undefined
           ? Effect.flatMap(read(state), (page) => step(state, page))
-          : Effect.zipRight(starting(state), Effect.flatMap(read(state), (page) => step(state, page)))
+          : Effect.andThen(starting(state), Effect.flatMap(read(state), (page) => step(state, page)))
     )
     return tracker === undefined ? walked : Stream.concat(walked, ended)
   }))
 
 /** 1970-01-01: the earliest time a request may state. */
-const epoch = DateTime.unsafeMake(0)
+const epoch = DateTime.makeUnsafe(0)
 
 /** The `idLessThan` parameter of a cursor, absent on the first page. @internal */
 export const cursorParam = (cursor: Option.Option<string>): { readonly idLessThan?: string } =>
@@ -249,7 +247,7 @@ export const cursorParam = (cursor: Option.Option<string>): { readonly idLessTha
  */
 export const exchangeNow: Effect.Effect<DateTime.Utc, never, BitgetClient> = Effect.gen(function*() {
   const offset = yield* Effect.flatMap(BitgetClient, (client) => client.clockOffset)
-  return DateTime.unsafeMake((yield* Clock.currentTimeMillis) + offset)
+  return DateTime.makeUnsafe((yield* Clock.currentTimeMillis) + offset)
 })
 
 /** How far past the exchange's time a stream still asks (clocks drift between syncs). @internal */
@@ -275,14 +273,14 @@ export const windowed = <A, E, R>(options: {
   readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
 }): Stream.Stream<A, E | BitgetRequestError, R> => {
   const { range, until } = options
-  if (DateTime.greaterThan(range.start, range.end)) {
+  if (DateTime.isGreaterThan(range.start, range.end)) {
     return Stream.fail(
       new BitgetRequestError({ endpoint: options.endpoint, issue: "startTime must not be after endTime" })
     )
   }
   const start = DateTime.max(range.start, epoch)
   const end = DateTime.min(range.end, until)
-  if (DateTime.greaterThan(start, end)) return Stream.empty
+  if (DateTime.isGreaterThan(start, end)) return Stream.empty
   return walk({
     endpoint: options.endpoint,
     windows: windows(

@@ -8,8 +8,8 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type { BitgetOptions } from "../BitgetConfig.js"
@@ -74,10 +74,10 @@ export const frame = (config: BitgetOptions): Frame => {
 export const credentialsFor = (
   frame: Frame,
   endpoint: Pick<Endpoint<unknown, unknown>, "auth" | "method" | "path">
-): Either.Either<Credentials.Credentials | undefined, BitgetRequestError> => {
+): Result.Result<Credentials.Credentials | undefined, BitgetRequestError> => {
   const credentials = endpoint.auth === "public" ? undefined : Option.getOrUndefined(frame.credentials)
   if (endpoint.auth === "signed" && credentials === undefined) {
-    return Either.left(
+    return Result.fail(
       new BitgetRequestError({
         endpoint: label(endpoint),
         reason: "NoCredentials",
@@ -86,7 +86,7 @@ export const credentialsFor = (
     )
   }
   const header = frame.unsendable.always ?? (credentials === undefined ? undefined : frame.unsendable.signed)
-  return header === undefined ? Either.right(credentials) : Either.left(
+  return header === undefined ? Result.succeed(credentials) : Result.fail(
     new BitgetRequestError({
       endpoint: label(endpoint),
       issue: `the ${header} header would hold a line break, a character no HTTP header can carry, ` +
@@ -109,7 +109,7 @@ export const prepare = <I, A, EI extends object, EA>(
   endpoint: Endpoint<I, A, EI, EA>,
   input: I
 ): Effect.Effect<Prepared, BitgetRequestError> =>
-  Schema.encode(endpoint.request)(input, { errors: "all" }).pipe(
+  Schema.encodeEffect(endpoint.request)(input, { errors: "all" }).pipe(
     Effect.mapError(requestError(endpoint)),
     Effect.flatMap((encoded) => {
       if (endpoint.method === "POST") return Effect.succeed({ query: empty.query, body: JSON.stringify(encoded) })

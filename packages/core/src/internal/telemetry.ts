@@ -1,62 +1,81 @@
 import * as Context from "effect/Context"
 import * as Metric from "effect/Metric"
-import * as MetricLabel from "effect/MetricLabel"
-import * as Telemetry from "../Telemetry.js"
+
+/** Counts that only grow, under the given name and description. */
+const counter =
+  (name: string, description: string) => (attributes?: Metric.Metric.AttributeSet): Metric.Counter<number> =>
+    Metric.counter(name, { description, incremental: true, attributes })
 
 /**
- * The client's metrics for one endpoint, updated synchronously. Each update
- * passes the same tag array, for which Effect keeps the metric's hook: a
- * metric from `Metric.tagged` would build its key afresh on every update.
+ * The client's metrics, each under optional fixed attributes: `Telemetry`
+ * exports them without, and the client updates series with the attributes
+ * bound. A series built here and `Metric.withAttributes` of the exported
+ * metric are the same series (same name, description and attributes).
+ *
+ * @internal
+ */
+export const definitions = {
+  requests: counter("bitget_requests", "calls of an endpoint, by outcome"),
+  duration: (attributes?: Metric.Metric.AttributeSet): Metric.Histogram<number> =>
+    Metric.histogram("bitget_request_duration_ms", {
+      description: "time a call took, retries and rate-limit waits included",
+      boundaries: Metric.exponentialBoundaries({ start: 1, factor: 2, count: 18 }),
+      attributes
+    }),
+  retries: counter("bitget_retries", "attempts repeated after a failure, by reason"),
+  errors: counter("bitget_errors", "failed calls, by error type and exchange code"),
+  streamRecords: counter("bitget_stream_records", "records emitted by paginated streams"),
+  streamPages: counter("bitget_stream_pages", "pages read by paginated streams"),
+  streamWindows: counter("bitget_stream_windows", "time windows finished by paginated streams")
+} as const
+
+/**
+ * The client's metrics for one endpoint, with their attributes bound. Each
+ * is a metric of its own, so Effect computes its series key once, where a
+ * `Metric.withAttributes` of a shared metric would compute it again whenever
+ * the endpoint differs from the last one updated. Update them with
+ * `Metric.update`, or synchronously with `updateUnsafe(input, context)`.
  *
  * @internal
  */
 export interface EndpointMetrics {
-  readonly success: (count: number) => void
-  readonly failure: (count: number) => void
-  readonly interrupted: (count: number) => void
-  readonly duration: (millis: number) => void
-  readonly streamRecords: (count: number) => void
-  readonly streamPages: (count: number) => void
-  readonly streamWindows: (count: number) => void
+  readonly success: Metric.Counter<number>
+  readonly failure: Metric.Counter<number>
+  readonly interrupted: Metric.Counter<number>
+  readonly duration: Metric.Histogram<number>
+  readonly streamRecords: Metric.Counter<number>
+  readonly streamPages: Metric.Counter<number>
+  readonly streamWindows: Metric.Counter<number>
 }
 
 const cache = new Map<string, EndpointMetrics>()
 
-const updater =
-  <Type, In, Out>(metric: Metric.Metric<Type, In, Out>, tags: ReadonlyArray<MetricLabel.MetricLabel>) =>
-  (input: In): void => metric.unsafeUpdate(input, tags)
-
-/** The metrics of an endpoint (by label), with their tags built once: endpoints are few. @internal */
+/** The metrics of an endpoint (by label), built once: endpoints are few. @internal */
 export const forEndpoint = (endpoint: string): EndpointMetrics => {
   let known = cache.get(endpoint)
   if (known === undefined) {
-    const tag = MetricLabel.make("endpoint", endpoint)
-    const outcome = (value: string) => [tag, MetricLabel.make("outcome", value)]
+    const tag = { endpoint }
     known = {
-      success: updater(Telemetry.requests, outcome("success")),
-      failure: updater(Telemetry.requests, outcome("failure")),
-      interrupted: updater(Telemetry.requests, outcome("interrupted")),
-      duration: updater(Telemetry.duration, [tag]),
-      streamRecords: updater(Telemetry.streamRecords, [tag]),
-      streamPages: updater(Telemetry.streamPages, [tag]),
-      streamWindows: updater(Telemetry.streamWindows, [tag])
+      success: definitions.requests({ endpoint, outcome: "success" }),
+      failure: definitions.requests({ endpoint, outcome: "failure" }),
+      interrupted: definitions.requests({ endpoint, outcome: "interrupted" }),
+      duration: definitions.duration(tag),
+      streamRecords: definitions.streamRecords(tag),
+      streamPages: definitions.streamPages(tag),
+      streamWindows: definitions.streamWindows(tag)
     }
     cache.set(endpoint, known)
   }
   return known
 }
 
-/** Counts a retry of an endpoint for a reason. @internal */
-export const countRetry = (endpoint: string, reason: string): void =>
-  Telemetry.retries.unsafeUpdate(1, [MetricLabel.make("endpoint", endpoint), MetricLabel.make("reason", reason)])
+/** Counts a retry of an endpoint for a reason, in the metrics of the context. @internal */
+export const countRetry = (endpoint: string, reason: string, context: Context.Context<never>): void =>
+  definitions.retries({ endpoint, reason }).updateUnsafe(1, context)
 
-/** Counts a failed call by its error's tag and exchange code. @internal */
-export const countError = (endpoint: string, type: string, code: string): void =>
-  Telemetry.errors.unsafeUpdate(1, [
-    MetricLabel.make("endpoint", endpoint),
-    MetricLabel.make("type", type),
-    MetricLabel.make("code", code)
-  ])
+/** Counts a failed call by its error's tag and exchange code, in the metrics of the context. @internal */
+export const countError = (endpoint: string, type: string, code: string, context: Context.Context<never>): void =>
+  definitions.errors({ endpoint, type, code }).updateUnsafe(1, context)
 
 /**
  * Where a call adds the time it waited for the rate limiter: set by an
@@ -64,6 +83,7 @@ export const countError = (endpoint: string, type: string, code: string): void =
  *
  * @internal
  */
-export class LimiterWaits extends Context.Reference<LimiterWaits>()("@bitget-effect/core/internal/LimiterWaits", {
-  defaultValue: (): ((millis: number) => void) | undefined => undefined
-}) {}
+export const LimiterWaits = Context.Reference<((millis: number) => void) | undefined>(
+  "@bitget-effect/core/internal/LimiterWaits",
+  { defaultValue: () => undefined }
+)

@@ -1,6 +1,5 @@
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
+import type { HttpClientError, HttpClientResponse } from "effect/http"
 import * as Stream from "effect/Stream"
 import { BitgetDecodeError, BitgetTransportError } from "../BitgetError.js"
 
@@ -45,16 +44,26 @@ export const transportError = (
   })
 }
 
+/** What failed, by the HTTP failure's reason: the request (before an answer) or the response. */
+const failed: { readonly [Tag in HttpClientError.HttpClientErrorReason["_tag"]]: string } = {
+  TransportError: "request transport",
+  EncodeError: "request encode",
+  InvalidUrlError: "request invalidurl",
+  StatusCodeError: "response statuscode",
+  DecodeError: "response decode",
+  EmptyBodyError: "response emptybody"
+}
+
 /**
- * Maps a platform HTTP failure to a transport error, telling whether the
+ * Maps an HTTP client failure to a transport error, telling whether the
  * request can have reached the exchange.
  *
  * @internal
  */
 export const fromHttpClientError = (endpoint: string, error: HttpClientError.HttpClientError): BitgetTransportError =>
-  transportError(endpoint, error.cause, {
-    what: `${error._tag === "RequestError" ? "request" : "response"} ${error.reason.toLowerCase()}`,
-    unsent: error._tag === "RequestError" && error.reason === "Encode"
+  transportError(endpoint, error.reason.cause, {
+    what: failed[error.reason._tag],
+    unsent: error.reason._tag === "EncodeError"
   })
 
 const decoder = new TextDecoder()
