@@ -8,7 +8,7 @@ import * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
 import { describeFailure } from "@bitget-effect/core/BitgetError"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import type * as ConfigError from "effect/ConfigError"
+import type * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -65,7 +65,7 @@ export const layer = (options: BitgetConfig.BitgetOptionsInput = {}): Layer.Laye
  * @since 0.1.0
  * @category layers
  */
-export const layerConfig = (prefix?: string): Layer.Layer<BitgetClient.BitgetClient, ConfigError.ConfigError> =>
+export const layerConfig = (prefix?: string): Layer.Layer<BitgetClient.BitgetClient, Config.ConfigError> =>
   BitgetClient.layerTransport.pipe(Layer.provide(Layer.merge(platform, BitgetConfig.layerConfig(prefix))))
 
 /**
@@ -96,6 +96,6 @@ export const layerConfig = (prefix?: string): Layer.Layer<BitgetClient.BitgetCli
  */
 export const runMain = <A, E>(program: Effect.Effect<A, E>): void =>
   NodeRuntime.runMain(
-    Effect.tapErrorCause(program, (cause) => Effect.forEach(describeFailure(cause), (line) => Console.error(line))),
+    Effect.tapCause(program, (cause) => Effect.forEach(describeFailure(cause), (line) => Console.error(line))),
     { disableErrorReporting: true }
   )

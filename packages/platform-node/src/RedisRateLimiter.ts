@@ -36,7 +36,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
-import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import type { Redis, RedisOptions } from "ioredis"
 
@@ -102,7 +101,7 @@ export interface Options extends RedisOptions {
    * included, before it counts as unavailable (default: `commandTimeout` when
    * given, else 1 second).
    */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
   /**
    * What a call does when Redis cannot be reached or does not answer in time:
    * `"fail"` (default) with `RateLimiterStoreError`, or `"memory"`, limited by
@@ -132,21 +131,21 @@ const errorText = (error: unknown): string => {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: Options): Effect.Effect<RateLimiterStore["Type"], never, Scope.Scope> =>
+export const make = (options: Options): Effect.Effect<RateLimiterStore["Service"], never, Scope.Scope> =>
   Effect.gen(function*() {
     const { onUnavailable = "fail", prefix = "bitget:ratelimit:", timeout, ...redisOptions } = options
     const commandTimeout = redisOptions.commandTimeout ??
       (timeout === undefined ? 1000 : Math.max(1, Math.ceil(Duration.toMillis(timeout))))
-    const bound = timeout === undefined ? Duration.millis(commandTimeout) : Duration.decode(timeout)
+    const bound = timeout === undefined ? Duration.millis(commandTimeout) : Duration.fromInputUnsafe(timeout)
     const secrets = [redisOptions.password, redisOptions.sentinelPassword].filter(
       (secret): secret is string => secret !== undefined && secret !== ""
     )
     const redact = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join("<redacted>"), text)
     const describe = (error: unknown): string => redact(errorText(error))
     const unavailable = (reason: string) => new RateLimiterStoreError({ issue: `Redis is unavailable (${reason})` })
-    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    const runFork = Effect.runForkWith(yield* Effect.context<never>())
     const memory = onUnavailable === "memory" ? yield* makeMemoryStore : undefined
-    const fallbacks = Metric.tagged(storeFallbacks, "store", "redis")
+    const fallbacks = Metric.withAttributes(storeFallbacks, { store: "redis" })
 
     // why the connection is down, from its error until it is ready again
     let down: string | undefined
@@ -208,7 +207,7 @@ export const make = (options: Options): Effect.Effect<RateLimiterStore["Type"], 
       if (redis.status === "ready") return Effect.void
       if (down !== undefined) return Effect.fail(unavailable(down))
       if (redis.status === "end") return Effect.fail(unavailable("the connection is closed"))
-      return Effect.async<void, RateLimiterStoreError>((resume) => {
+      return Effect.callback<void, RateLimiterStoreError>((resume) => {
         // with lazyConnect, the first call opens the connection
         if (redis.status === "wait") redis.connect().catch(() => undefined)
         const off = () => {
@@ -230,7 +229,7 @@ export const make = (options: Options): Effect.Effect<RateLimiterStore["Type"], 
     })
 
     const run = <A>(command: () => Promise<A>): Effect.Effect<A, RateLimiterStoreError> =>
-      Effect.zipRight(
+      Effect.andThen(
         connected,
         Effect.tryPromise({
           try: command,
@@ -240,9 +239,9 @@ export const make = (options: Options): Effect.Effect<RateLimiterStore["Type"], 
               : unavailable(describe(error))
         })
       ).pipe(
-        Effect.timeoutFail({
+        Effect.timeoutOrElse({
           duration: bound,
-          onTimeout: () => unavailable(`no answer within ${Duration.format(bound)}`)
+          orElse: () => Effect.fail(unavailable(`no answer within ${Duration.format(bound)}`))
         }),
         Effect.tap(() => recovered)
       )
@@ -262,13 +261,13 @@ export const make = (options: Options): Effect.Effect<RateLimiterStore["Type"], 
     if (memory === undefined) return shared
     return RateLimiterStore.of({
       acquire: (request) =>
-        Effect.catchAll(
+        Effect.catch(
           shared.acquire(request),
           (error) =>
-            Effect.zipRight(report(error.issue), memory.acquire(request)).pipe(
+            Effect.andThen(report(error.issue), memory.acquire(request)).pipe(
               Effect.flatMap((answer): Effect.Effect<Acquisition> =>
                 answer._tag === "Granted"
-                  ? Effect.as(Metric.increment(fallbacks), {
+                  ? Effect.as(Metric.update(fallbacks, 1), {
                     _tag: "Granted",
                     ticket: `${memoryTicket}${answer.ticket}`
                   })
@@ -304,4 +303,4 @@ export const make = (options: Options): Effect.Effect<RateLimiterStore["Type"], 
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<RateLimiterStore> => Layer.scoped(RateLimiterStore, make(options))
+export const layer = (options: Options): Layer.Layer<RateLimiterStore> => Layer.effect(RateLimiterStore, make(options))

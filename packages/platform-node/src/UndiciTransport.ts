@@ -1,7 +1,7 @@
 /**
  * The `HttpTransport` straight on undici: one pooled keep-alive agent per
- * layer, one timer per request for its deadline, the body read within the
- * size cap (a declared length over it is refused before reading).
+ * layer (HTTP/1.1), one timer per request for its deadline, the body read
+ * within the size cap (a declared length over it is refused before reading).
  *
  * @since 0.1.0
  */
@@ -76,14 +76,19 @@ export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service
   Effect.map(
     Effect.acquireRelease(
       Effect.sync(() =>
-        new Agent({ connections: options.connections ?? 32, keepAliveTimeout: options.keepAliveTimeout ?? 30_000 })
+        new Agent({
+          connections: options.connections ?? 32,
+          keepAliveTimeout: options.keepAliveTimeout ?? 30_000,
+          // undici 8 would negotiate HTTP/2 over TLS; on HTTP/1.1 an aborted exchange closes its socket
+          allowH2: false
+        })
       ),
       (agent) => Effect.promise(() => agent.close())
     ),
     (agent) =>
       HttpTransport.of({
         send: (request) =>
-          Effect.async<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>((resume) => {
+          Effect.callback<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>((resume) => {
             const controller = new AbortController()
             let timedOut = false
             const timer = setTimeout(() => {
@@ -129,4 +134,4 @@ export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options?: Options): Layer.Layer<HttpTransport> => Layer.scoped(HttpTransport, make(options))
+export const layer = (options?: Options): Layer.Layer<HttpTransport> => Layer.effect(HttpTransport, make(options))

@@ -18,7 +18,7 @@ interface Seen {
 
 /** A minimal server that speaks the envelope and records what it received. */
 const server = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly seen: Array<Seen>; readonly close: () => void }>((resume) => {
+  Effect.callback<{ readonly url: string; readonly seen: Array<Seen>; readonly close: () => void }>((resume) => {
     const seen: Array<Seen> = []
     const http = createServer((request, response) => {
       let body = ""
@@ -50,7 +50,7 @@ const taxLike = Endpoint.get({
 })
 
 describe("BitgetNode.layer over real HTTP", () => {
-  it.scoped("performs public and signed calls a server can verify", () =>
+  it.live("performs public and signed calls a server can verify", () =>
     Effect.gen(function*() {
       const { seen, url } = yield* server
       const layer = BitgetNode.layer({

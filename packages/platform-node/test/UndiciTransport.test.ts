@@ -9,7 +9,7 @@ import * as UndiciTransport from "../src/UndiciTransport.js"
 /** A loopback server answering with `handler`, closed with the scope. */
 const serve = (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
   Effect.acquireRelease(
-    Effect.async<{ readonly url: string; readonly close: () => void }>((resume) => {
+    Effect.callback<{ readonly url: string; readonly close: () => void }>((resume) => {
       const http = createServer(handler)
       http.listen(0, "127.0.0.1", () =>
         resume(Effect.succeed({
@@ -37,7 +37,7 @@ const send = (input: HttpTransport.Request) =>
   Effect.flatMap(UndiciTransport.make(), (transport) => transport.send(input))
 
 describe("UndiciTransport", () => {
-  it.scopedLive("sends the method, path, query, headers and body, and reads status, headers and body", () =>
+  it.live("sends the method, path, query, headers and body, and reads status, headers and body", () =>
     Effect.gen(function*() {
       let seen = ""
       const server = yield* serve((req, res) => {
@@ -55,7 +55,7 @@ describe("UndiciTransport", () => {
       assert.strictEqual(answer.body, "{\"ok\":true}")
     }))
 
-  it.scopedLive("refuses a declared length over the cap, and stops reading an undeclared one past it", () =>
+  it.live("refuses a declared length over the cap, and stops reading an undeclared one past it", () =>
     Effect.gen(function*() {
       const server = yield* serve((req, res) => {
         if (req.url?.includes("declared")) return res.writeHead(200, { "content-length": 5_000 }).end("x".repeat(5_000))
@@ -70,7 +70,7 @@ describe("UndiciTransport", () => {
       }
     }))
 
-  it.scopedLive("ends a silent exchange at its deadline as a Timeout, and a refused connection as not sent", () =>
+  it.live("ends a silent exchange at its deadline as a Timeout, and a refused connection as not sent", () =>
     Effect.gen(function*() {
       const server = yield* serve(() => {}) // never answers
       const timeout = yield* Effect.flip(send(request(server.url, { timeoutMillis: 200 })))
@@ -88,11 +88,11 @@ describe("UndiciTransport", () => {
       }
     }))
 
-  it.scopedLive("an interrupted exchange is aborted at once, not held to its deadline", () =>
+  it.live("an interrupted exchange is aborted at once, not held to its deadline", () =>
     Effect.gen(function*() {
       let closed = false
       const server = yield* serve((req) => req.socket.on("close", () => (closed = true)))
-      const fiber = yield* Effect.fork(send(request(server.url, { timeoutMillis: 60_000 })))
+      const fiber = yield* Effect.forkChild(send(request(server.url, { timeoutMillis: 60_000 })))
       yield* Effect.sleep("100 millis")
       yield* Fiber.interrupt(fiber)
       yield* Effect.sleep("100 millis")
