@@ -19,8 +19,8 @@ import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./internal/paginate.js"
 import {
   checkWindow,
-  ClosedEnum,
   ClientOid,
+  ClosedEnum,
   completeRange,
   Decimal,
   Filter,
@@ -40,7 +40,6 @@ import {
  * @category constants
  */
 export const productTypes = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
-
 
 /**
  * A futures product type (closed: anything else is rejected before sending).
@@ -77,14 +76,17 @@ export const orderSourceFilters = [
   "pos_loss_market"
 ] as const
 
-
 /**
  * An `orderSource` filter (closed: anything else is rejected before sending).
  *
  * @since 0.1.0
  * @category models
  */
-export const OrderSourceFilter = ClosedEnum("OrderSourceFilter", orderSourceFilters, "the orderSource filter values (see orderSourceFilters)")
+export const OrderSourceFilter = ClosedEnum(
+  "OrderSourceFilter",
+  orderSourceFilters,
+  "the orderSource filter values (see orderSourceFilters)"
+)
 
 /**
  * Every `orderSource` value documented in responses.

@@ -20,7 +20,6 @@ import { ClosedEnum, Decimal, NonBlank } from "./Schemas.js"
  */
 export const futuresCategories = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
 
-
 /**
  * A futures category (closed: anything else is rejected before sending).
  *

@@ -22,7 +22,6 @@ import { ClosedEnum, Decimal, IntString, NonBlank, Timestamp } from "./Schemas.j
  */
 export const rpiCategories = ["SPOT", "USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
 
-
 /**
  * An order book category (closed: anything else is rejected before sending).
  *

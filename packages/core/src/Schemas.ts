@@ -538,7 +538,9 @@ export const Filter = Schema.optional(NonBlank)
  */
 export const IntString = (min: number, max: number) =>
   Schema.NumberFromString.check(
-    Schema.makeFilter((n) => (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`)
+    Schema.makeFilter((n) =>
+      (Number.isInteger(n) && n >= min && n <= max) || `must be an integer from ${min} to ${max}`
+    )
   )
 
 /**

@@ -1,6 +1,7 @@
-import { HttpClient, HttpClientError } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime, Duration, Effect, Fiber, Layer, Option, Schema, TestClock } from "effect"
+import { DateTime, Duration, Effect, Fiber, Layer, Option, Schema, Tracer } from "effect"
+import { HttpClient, HttpClientError } from "effect/http"
+import { TestClock } from "effect/testing"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
 import * as Credentials from "../src/Credentials.js"
@@ -288,10 +289,11 @@ describe("errors", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(BitgetClient.execute(signedGet, { symbol: "BTCUSDT" })).pipe(
         Effect.provide(transport((request) =>
-          new HttpClientError.RequestError({
-            request,
-            reason: "Transport",
-            cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" })
+          new HttpClientError.HttpClientError({
+            reason: new HttpClientError.TransportError({
+              request,
+              cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" })
+            })
           })
         ))
       )
@@ -310,7 +312,9 @@ describe("errors", () => {
           BitgetConfig.layer({ baseUrl, credentials, timeout: "5 seconds", retry: { maxAttempts: 1 } })
         ))
       )
-      const fiber = yield* Effect.fork(Effect.flip(BitgetClient.execute(publicGet, {})).pipe(Effect.provide(layer)))
+      const fiber = yield* Effect.forkChild(
+        Effect.flip(BitgetClient.execute(publicGet, {})).pipe(Effect.provide(layer))
+      )
       yield* TestClock.adjust("5 seconds")
       const error = yield* Fiber.join(fiber)
       assert.strictEqual(error._tag, "BitgetTransportError")
@@ -333,10 +337,10 @@ describe("secrets", () => {
     const { layer, requests } = exchange(() => fail(400, "40009", "sign signature error"))
     return Effect.gen(function*() {
       const tracer = yield* Effect.tracer
-      const recording = Layer.setTracer({
+      const recording = Layer.succeed(Tracer.Tracer, {
         ...tracer,
-        span: (...args: Parameters<typeof tracer.span>) => {
-          const span = tracer.span(...args)
+        span: (options) => {
+          const span = tracer.span(options)
           const attributes: Record<string, unknown> = {}
           spans.push(attributes)
           return Object.assign(Object.create(span), {

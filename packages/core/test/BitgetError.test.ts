@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, ConfigError, FiberId, Option, SchemaAST } from "effect"
+import { Cause, Config, Schema, SchemaAST, SchemaIssue } from "effect"
 import { BatchCancelPartialFailure } from "../src/BatchCancel.js"
 import * as BitgetError from "../src/BitgetError.js"
 
@@ -30,9 +30,19 @@ describe("BitgetError.describeFailure", () => {
   })
 
   it("bad configuration: each problem where the user sets it", () => {
-    const error = ConfigError.And(
-      ConfigError.InvalidData(["BITGET_TIMEOUT"], "Expected a duration but received \"soon\""),
-      ConfigError.MissingData(["BITGET_API_PASSPHRASE"], "incomplete credentials")
+    const error = new Config.ConfigError(
+      new Schema.SchemaError(
+        new SchemaIssue.Composite(Schema.Struct({}).ast, [
+          new SchemaIssue.Pointer(
+            ["BITGET_TIMEOUT"],
+            new SchemaIssue.InvalidValue({ message: "Expected a duration but received \"soon\"" })
+          ),
+          new SchemaIssue.Pointer(
+            ["BITGET_API_PASSPHRASE"],
+            new SchemaIssue.MissingKey({ messageMissingKey: "incomplete credentials" })
+          )
+        ])
+      )
     )
     assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(error)), [
       "error: bad configuration: BITGET_TIMEOUT: Expected a duration but received \"soon\"; BITGET_API_PASSPHRASE: incomplete credentials"
@@ -40,7 +50,7 @@ describe("BitgetError.describeFailure", () => {
   })
 
   it("an interruption says nothing; a defect keeps its trace", () => {
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.interrupt(FiberId.none)), [])
+    assert.deepStrictEqual(BitgetError.describeFailure(Cause.interrupt()), [])
     const [line] = BitgetError.describeFailure(Cause.die(new TypeError("a bug")))
     assert.include(line, "TypeError: a bug")
   })
@@ -66,8 +76,7 @@ describe("BitgetError identifiers", () => {
       BatchCancelPartialFailure
     ]
     for (const schema of schemas) {
-      const id = SchemaAST.getIdentifierAnnotation(schema.ast.to)
-      assert.deepStrictEqual(id, Option.some(`@bitget-effect/core/${schema.name}`))
+      assert.strictEqual(SchemaAST.resolveIdentifier(schema.ast), `@bitget-effect/core/${schema.name}`)
     }
   })
 })

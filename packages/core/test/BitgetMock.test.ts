@@ -10,12 +10,12 @@ const btc = Symbols.SpotSymbol.make({
   quoteCoin: "USDT",
   minTradeAmount: Option.none(),
   maxTradeAmount: Option.none(),
-  takerFeeRate: BigDecimal.unsafeFromString("0.001"),
-  makerFeeRate: BigDecimal.unsafeFromString("0.0008"),
+  takerFeeRate: BigDecimal.fromStringUnsafe("0.001"),
+  makerFeeRate: BigDecimal.fromStringUnsafe("0.0008"),
   pricePrecision: 2,
   quantityPrecision: 4,
   quotePrecision: 6,
-  minTradeUSDT: Option.some(BigDecimal.unsafeFromString("5")),
+  minTradeUSDT: Option.some(BigDecimal.fromStringUnsafe("5")),
   status: "online",
   buyLimitPriceRatio: Option.none(),
   sellLimitPriceRatio: Option.none(),
@@ -44,7 +44,11 @@ describe("BitgetMock", () => {
       const all = yield* Symbols.symbols({ symbol: "ETHUSDT" })
       assert.deepStrictEqual(all.map((s) => s.symbol), ["ETHUSDT"])
     }).pipe(Effect.provide(BitgetMock.layer(
-      BitgetMock.on(Symbols.endpoint, (request) => Effect.succeed([{ ...btc, symbol: request.symbol ?? "?" }]))
+      // Schema 4 encodes a class from its instances only (Effect 3 took a plain object of its fields)
+      BitgetMock.on(
+        Symbols.endpoint,
+        (request) => Effect.succeed([Symbols.SpotSymbol.make({ ...btc, symbol: request.symbol ?? "?" })])
+      )
     ))))
 
   it.effect("fails with a canned typed error", () =>

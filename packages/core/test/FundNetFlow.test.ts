@@ -1,11 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BigDecimal, DateTime, Effect, TestClock } from "effect"
+import { BigDecimal, DateTime, Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { BitgetDecodeError, BitgetRequestError } from "../src/BitgetError.js"
 import * as FundNetFlow from "../src/FundNetFlow.js"
 import type { Recorded } from "./support.js"
 import { exchange, ok } from "./support.js"
 
-const decimal = BigDecimal.unsafeFromString
+const decimal = BigDecimal.fromStringUnsafe
 
 /** The client limits itself to the endpoint's rate under the TestClock: let the window pass between calls. */
 const waitOutRateLimit = TestClock.adjust("2 seconds")

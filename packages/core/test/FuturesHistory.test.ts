@@ -1,11 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BigDecimal, DateTime, Effect, Option, TestClock } from "effect"
+import { BigDecimal, DateTime, Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { BitgetDecodeError, BitgetRequestError } from "../src/BitgetError.js"
 import * as FuturesHistory from "../src/FuturesHistory.js"
 import { Unrecognized } from "../src/Schemas.js"
 import { assertSigned, exchange, ok } from "./support.js"
 
-const decimal = BigDecimal.unsafeFromString
+const decimal = BigDecimal.fromStringUnsafe
 
 /** The client limits itself to the endpoint's rate under the TestClock: let the window pass between calls. */
 const waitOutRateLimit = TestClock.adjust("2 seconds")
@@ -14,7 +15,7 @@ const isDecimal = (actual: Option.Option<BigDecimal.BigDecimal>, expected: strin
 
 const day = 86_400_000
 const start = 1_700_000_000_000
-const startTime = DateTime.unsafeMake(start)
+const startTime = DateTime.makeUnsafe(start)
 
 /** The response example's record shape (no reduceOnly, no liqPrice, lower-case enterPointSource). */
 const order = {
@@ -80,7 +81,7 @@ describe("ordersHistory", () => {
         idLessThan: "1135977925498548000",
         orderSource: "Trader_delegate",
         startTime,
-        endTime: DateTime.unsafeMake(start + day),
+        endTime: DateTime.makeUnsafe(start + day),
         limit: 100
       })
       assert.strictEqual(requests.length, 1)
@@ -306,7 +307,7 @@ describe("ordersHistory", () => {
       yield* FuturesHistory.ordersHistory({
         productType: "USDT-FUTURES",
         startTime,
-        endTime: DateTime.unsafeMake(start + 90 * day)
+        endTime: DateTime.makeUnsafe(start + 90 * day)
       })
       // only the start: the end is now; only the end: the start is 90 days before it, but not before the
       // 90 days the exchange keeps (80 days before it here, plus a minute of grace)
@@ -354,7 +355,7 @@ describe("ordersHistory", () => {
 
   it.effect("rejects a missing productType before sending", () =>
     // @ts-expect-error productType is required
-    rejects({ symbol: "ETHUSDT" }, /productType: [\s\S]*is missing/))
+    rejects({ symbol: "ETHUSDT" }, /productType: [\s\S]*Missing key/))
 
   it.effect("rejects a lower-case productType before sending", () =>
     rejects(
@@ -401,13 +402,13 @@ describe("ordersHistory", () => {
 
   it.effect("rejects a window longer than 90 days before sending", () =>
     rejects(
-      { productType: "USDT-FUTURES", startTime, endTime: DateTime.unsafeMake(start + 90 * day + 1) },
+      { productType: "USDT-FUTURES", startTime, endTime: DateTime.makeUnsafe(start + 90 * day + 1) },
       /at most 90 days/
     ))
 
   it.effect("rejects a start after the end before sending", () =>
     rejects(
-      { productType: "USDT-FUTURES", startTime: DateTime.unsafeMake(start + 1), endTime: startTime },
+      { productType: "USDT-FUTURES", startTime: DateTime.makeUnsafe(start + 1), endTime: startTime },
       /startTime must not be after endTime/
     ))
 

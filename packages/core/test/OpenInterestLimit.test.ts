@@ -4,7 +4,7 @@ import { BitgetApiError, BitgetDecodeError, BitgetRequestError } from "../src/Bi
 import * as OpenInterestLimit from "../src/OpenInterestLimit.js"
 import { assertSigned, exchange, fail, ok } from "./support.js"
 
-const decimal = BigDecimal.unsafeFromString
+const decimal = BigDecimal.fromStringUnsafe
 
 const limits = {
   symbol: "BTCUSDT",
@@ -118,11 +118,11 @@ describe("openInterestLimit", () => {
 
   it.effect("rejects a missing category before sending", () =>
     // @ts-expect-error category is required
-    rejects({ symbol: "BTCUSDT" }, /category: [\s\S]*is missing/))
+    rejects({ symbol: "BTCUSDT" }, /category: [\s\S]*Missing key/))
 
   it.effect("rejects a missing symbol before sending", () =>
     // @ts-expect-error symbol is required
-    rejects({ category: "USDT-FUTURES" }, /symbol: [\s\S]*is missing/))
+    rejects({ category: "USDT-FUTURES" }, /symbol: [\s\S]*Missing key/))
 
   it.effect("refuses to run without credentials, sending nothing", () => {
     const { layer, requests } = exchange(() => ok(limits), {})

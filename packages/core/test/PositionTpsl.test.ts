@@ -5,7 +5,7 @@ import * as PositionTpsl from "../src/PositionTpsl.js"
 import { assertSigned, exchange, fail, ok } from "./support.js"
 
 const path = "/api/v2/mix/order/place-pos-tpsl"
-const dec = BigDecimal.unsafeFromString
+const dec = BigDecimal.fromStringUnsafe
 
 const base = {
   marginCoin: "USDT",

@@ -1,6 +1,7 @@
-import { HttpClient, HttpClientError } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Layer, Option, Schema, TestClock } from "effect"
+import { Duration, Effect, Fiber, Layer, Option, Schema } from "effect"
+import { HttpClient, HttpClientError } from "effect/http"
+import { TestClock } from "effect/testing"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
 import * as Endpoint from "../src/Endpoint.js"
@@ -32,7 +33,7 @@ describe("retry", () => {
   it.effect("retries a 5xx on an idempotent endpoint with exponential backoff, re-signing each attempt", () => {
     const { layer, requests } = exchange(sequence(html503, html503, ok({ value: "ok" })), { credentials, retry })
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(BitgetClient.execute(read, {}))
+      const fiber = yield* Effect.forkChild(BitgetClient.execute(read, {}))
       yield* TestClock.adjust("199 millis")
       assert.strictEqual(requests.length, 1)
       yield* TestClock.adjust("1 millis")
@@ -50,7 +51,7 @@ describe("retry", () => {
   it.effect("gives up after maxAttempts with the last failure", () => {
     const { layer, requests } = exchange(() => html503, { credentials, retry: { ...retry, maxAttempts: 3 } })
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(Effect.flip(BitgetClient.execute(read, {})))
+      const fiber = yield* Effect.forkChild(Effect.flip(BitgetClient.execute(read, {})))
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(fiber)
       assert.strictEqual(error._tag, "BitgetHttpError")
@@ -64,7 +65,7 @@ describe("retry", () => {
       retry
     })
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(BitgetClient.execute(read, {}))
+      const fiber = yield* Effect.forkChild(BitgetClient.execute(read, {}))
       yield* TestClock.adjust("999 millis")
       assert.strictEqual(requests.length, 1)
       yield* TestClock.adjust("1 millis")
@@ -79,7 +80,7 @@ describe("retry", () => {
       { credentials, retry }
     )
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(BitgetClient.execute(read, {}))
+      const fiber = yield* Effect.forkChild(BitgetClient.execute(read, {}))
       yield* TestClock.adjust("2999 millis")
       assert.strictEqual(requests.length, 1)
       yield* TestClock.adjust("1 millis")
@@ -114,10 +115,10 @@ describe("retry", () => {
       { credentials, retry }
     )
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(BitgetClient.execute(read, {}))
+      const fiber = yield* Effect.forkChild(BitgetClient.execute(read, {}))
       yield* TestClock.adjust("200 millis")
       yield* Fiber.join(fiber)
-      const auth = yield* Effect.fork(Effect.flip(BitgetClient.execute(read, {})))
+      const auth = yield* Effect.forkChild(Effect.flip(BitgetClient.execute(read, {})))
       yield* TestClock.adjust("10 seconds")
       assert.strictEqual((yield* Fiber.join(auth))._tag, "BitgetApiError")
       assert.strictEqual(requests.length, 3)
@@ -127,10 +128,10 @@ describe("retry", () => {
   it.effect("never repeats an unsafe POST after a failure that may have reached the exchange", () => {
     const { layer, requests } = exchange(sequence(html503, fail(400, "45001", "Unknown error")), { credentials, retry })
     return Effect.gen(function*() {
-      const first = yield* Effect.fork(Effect.flip(BitgetClient.execute(write, {})))
+      const first = yield* Effect.forkChild(Effect.flip(BitgetClient.execute(write, {})))
       yield* TestClock.adjust("10 seconds")
       assert.strictEqual((yield* Fiber.join(first))._tag, "BitgetHttpError")
-      const second = yield* Effect.fork(Effect.flip(BitgetClient.execute(write, {})))
+      const second = yield* Effect.forkChild(Effect.flip(BitgetClient.execute(write, {})))
       yield* TestClock.adjust("10 seconds")
       assert.strictEqual((yield* Fiber.join(second))._tag, "BitgetApiError")
       assert.strictEqual(requests.length, 2)
@@ -143,13 +144,18 @@ describe("retry", () => {
       calls++
       return calls === 1
         ? Effect.fail(
-          new HttpClientError.RequestError({
-            request,
-            reason: "Transport",
-            cause: Object.assign(new Error("refused"), { code: "ECONNREFUSED" })
+          new HttpClientError.HttpClientError({
+            reason: new HttpClientError.TransportError({
+              request,
+              cause: Object.assign(new Error("refused"), { code: "ECONNREFUSED" })
+            })
           })
         )
-        : Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("reset") }))
+        : Effect.fail(
+          new HttpClientError.HttpClientError({
+            reason: new HttpClientError.TransportError({ request, cause: new Error("reset") })
+          })
+        )
     })
     const layer = BitgetClient.layer.pipe(
       Layer.provide(Layer.mergeAll(
@@ -159,7 +165,7 @@ describe("retry", () => {
       ))
     )
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(Effect.flip(BitgetClient.execute(write, {})))
+      const fiber = yield* Effect.forkChild(Effect.flip(BitgetClient.execute(write, {})))
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(fiber)
       // refused (not sent) → retried; reset (may have been sent) → not retried

@@ -5,7 +5,7 @@ import * as RpiOrderBook from "../src/RpiOrderBook.js"
 import type { Recorded } from "./support.js"
 import { assertSigned, exchange, ok } from "./support.js"
 
-const decimal = BigDecimal.unsafeFromString
+const decimal = BigDecimal.fromStringUnsafe
 
 const credentialHeaderNames = (request: Recorded) =>
   Object.keys(request.headers).filter((name) => name.toLowerCase().startsWith("access-"))
@@ -148,20 +148,20 @@ describe("rpiOrderBook", () => {
     return Effect.gen(function*() {
       const error = yield* Effect.flip(RpiOrderBook.rpiOrderBook({ symbol: "BTCUSDT", category: "SPOT" }))
       assert.instanceOf(error, BitgetDecodeError)
-      assert.strictEqual(error.issue, "b.0.2: is missing")
+      assert.strictEqual(error.issue, "b.0.2: Missing key")
     }).pipe(Effect.provide(layer))
   })
 
   it.effect("encodes a level back to the string triple, in fixed point", () =>
     Effect.gen(function*() {
-      const encode = Schema.encode(RpiOrderBook.RpiLevelFromTuple)
+      const encode = Schema.encodeEffect(RpiOrderBook.RpiLevelFromTuple)
       const level = new RpiOrderBook.RpiLevel({
         price: decimal("0.00000001"),
         nonRpiQuantity: decimal("1500"),
         rpiQuantity: decimal("0")
       })
       assert.deepStrictEqual(yield* encode(level), ["0.00000001", "1500", "0"])
-      const decoded = yield* Schema.decodeUnknown(RpiOrderBook.RpiLevelFromTuple)([0.5, "2", 3])
+      const decoded = yield* Schema.decodeUnknownEffect(RpiOrderBook.RpiLevelFromTuple)([0.5, "2", 3])
       assert.instanceOf(decoded, RpiOrderBook.RpiLevel)
       assert.deepStrictEqual(yield* encode(decoded), ["0.5", "2", "3"])
     }))
@@ -200,9 +200,9 @@ describe("rpiOrderBook", () => {
 
   it.effect("rejects a missing category before sending", () =>
     // @ts-expect-error category is required
-    rejects({ symbol: "BTCUSDT" }, /category: [\s\S]*is missing/))
+    rejects({ symbol: "BTCUSDT" }, /category: [\s\S]*Missing key/))
 
   it.effect("rejects a missing symbol before sending", () =>
     // @ts-expect-error symbol is required
-    rejects({ category: "SPOT" }, /symbol: [\s\S]*is missing/))
+    rejects({ category: "SPOT" }, /symbol: [\s\S]*Missing key/))
 })

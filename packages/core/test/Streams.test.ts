@@ -1,15 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Chunk, DateTime, Effect, Either, Stream, TestClock } from "effect"
+import { DateTime, Effect, Fiber, Result, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import * as FuturesHistory from "../src/FuturesHistory.js"
 import { windows } from "../src/internal/paginate.js"
 import * as P2pOrders from "../src/P2pOrders.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import type { Recorded, Reply } from "./support.js"
-import { credentials, exchange, fail, ok } from "./support.js"
+import { advance, credentials, exchange, fail, ok, quiesce } from "./support.js"
 
 const day = 86_400_000
 const t0 = Date.UTC(2026, 0, 1)
-const at = (millis: number) => DateTime.unsafeMake(millis)
+const at = (millis: number) => DateTime.makeUnsafe(millis)
 
 /** Records spread over `days`, newest first by id, as a server would hold them. */
 const dataset = (count: number, days: number) =>
@@ -71,7 +72,7 @@ describe("TaxRecords.stream", () => {
       const out = yield* Stream.runCollect(
         TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 75 * day), pageSize: 200 })
       )
-      const ids = Chunk.toReadonlyArray(out).map((r) => r.id)
+      const ids = out.map((r) => r.id)
       assert.strictEqual(ids.length, 2300)
       assert.strictEqual(new Set(ids).size, 2300)
       for (const request of requests) {
@@ -139,11 +140,7 @@ describe("TaxRecords.stream", () => {
     }, options)
     return Effect.gen(function*() {
       yield* TestClock.setTime(later)
-      const out = Chunk.toReadonlyArray(
-        yield* Stream.runCollect(
-          TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 10 * day) })
-        )
-      )
+      const out = yield* Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 10 * day) }))
       const ids = new Set(out.map((r) => r.id))
       assert.strictEqual(ids.size, out.length)
       assert.strictEqual(out.length, 800)
@@ -165,7 +162,7 @@ describe("TaxRecords.stream", () => {
     return Effect.gen(function*() {
       yield* TestClock.setTime(later)
       const out = yield* Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 70 * day) }))
-      assert.deepStrictEqual(Chunk.toReadonlyArray(out).map((r) => r.id), ["6000", "5000", "4000"])
+      assert.deepStrictEqual(out.map((r) => r.id), ["6000", "5000", "4000"])
     }).pipe(Effect.provide(layer))
   })
 
@@ -180,11 +177,11 @@ describe("TaxRecords.stream", () => {
     return Effect.gen(function*() {
       yield* TestClock.setTime(later)
       const seen: Array<string> = []
-      const result = yield* Effect.either(Stream.runForEach(
+      const result = yield* Effect.result(Stream.runForEach(
         TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 10 * day) }),
         (r) => Effect.sync(() => seen.push(r.id))
       ))
-      assert.isTrue(Either.isLeft(result) && result.left._tag === "BitgetApiError")
+      assert.isTrue(Result.isFailure(result) && result.failure._tag === "BitgetApiError")
       assert.strictEqual(seen.length, 1000)
       assert.strictEqual(new Set(seen).size, 1000)
     }).pipe(Effect.provide(layer))
@@ -210,15 +207,16 @@ describe("TaxRecords.stream", () => {
     })
     return Effect.gen(function*() {
       yield* TestClock.setTime(later)
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 5 * day) }))
       )
+      yield* quiesce
       yield* TestClock.adjust("1009 millis")
       assert.strictEqual(requests.length, 1)
       yield* TestClock.adjust("1 millis")
       assert.strictEqual(requests.length, 2)
-      yield* TestClock.adjust("5 seconds")
-      assert.strictEqual((yield* fiber.await)._tag, "Success")
+      yield* advance("5 seconds")
+      assert.strictEqual((yield* Fiber.await(fiber))._tag, "Success")
       assert.strictEqual(requests.length, 4)
     }).pipe(Effect.provide(layer))
   })
@@ -258,7 +256,7 @@ describe("P2pOrders.stream", () => {
       const out = yield* Stream.runCollect(
         P2pOrders.stream({ startTime: at(t0), endTime: at(t0 + 200 * day), coin: "USDT" })
       )
-      assert.strictEqual(new Set(Chunk.toReadonlyArray(out).map((o) => o.orderId)).size, 1234)
+      assert.strictEqual(new Set(out.map((o) => o.orderId)).size, 1234)
       assert.strictEqual(out.length, 1234)
       assert.isTrue(requests.every((r) => r.url.searchParams.get("coin") === "USDT"))
       assert.isAtLeast(requests.length, 13)

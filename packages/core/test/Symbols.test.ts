@@ -38,7 +38,7 @@ describe("symbols", () => {
       assert.isUndefined(request.headers["access-sign"])
       assert.isUndefined(request.headers["access-key"])
       assert.strictEqual(request.headers["locale"], "en-US")
-      assert.isTrue(BigDecimal.equals(symbol!.takerFeeRate, BigDecimal.unsafeFromString("0.002")))
+      assert.isTrue(BigDecimal.equals(symbol!.takerFeeRate, BigDecimal.fromStringUnsafe("0.002")))
       assert.strictEqual(symbol!.pricePrecision, 2)
       assert.isTrue(Option.isNone(symbol!.offTime))
       assert.deepStrictEqual(Option.map(symbol!.openTime, DateTime.toEpochMillis), Option.some(1532454360000))

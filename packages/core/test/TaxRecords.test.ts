@@ -1,18 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BigDecimal, DateTime, Effect, Option, TestClock } from "effect"
+import { BigDecimal, DateTime, Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { BitgetRequestError } from "../src/BitgetError.js"
 import { Unrecognized } from "../src/Schemas.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import { assertSigned, exchange, ok } from "./support.js"
 
-const decimal = BigDecimal.unsafeFromString
+const decimal = BigDecimal.fromStringUnsafe
 
 /** The client limits itself to the endpoint's rate under the TestClock: let the window pass between calls. */
 const waitOutRateLimit = TestClock.adjust("2 seconds")
 const day = 86_400_000
 const start = 1_700_000_000_000
-const startTime = DateTime.unsafeMake(start)
-const endTime = DateTime.unsafeMake(start + 7 * day)
+const startTime = DateTime.makeUnsafe(start)
+const endTime = DateTime.makeUnsafe(start + 7 * day)
 
 const record = {
   id: "1180046434431418368",
@@ -146,7 +147,7 @@ describe("spotRecords", () => {
   it.effect("accepts a window of exactly 30 days", () => {
     const { layer, requests } = exchange(() => ok([]))
     return Effect.gen(function*() {
-      yield* TaxRecords.spotRecords({ startTime, endTime: DateTime.unsafeMake(start + 30 * day) })
+      yield* TaxRecords.spotRecords({ startTime, endTime: DateTime.makeUnsafe(start + 30 * day) })
       assert.strictEqual(requests.length, 1)
       assert.strictEqual(requests[0]!.url.searchParams.get("endTime"), String(start + 30 * day))
     }).pipe(Effect.provide(layer))
@@ -163,7 +164,7 @@ describe("spotRecords", () => {
   })
 
   it.effect("rejects a window longer than 30 days before sending", () =>
-    rejects({ startTime, endTime: DateTime.unsafeMake(start + 30 * day + 1) }, /at most 30 days/))
+    rejects({ startTime, endTime: DateTime.makeUnsafe(start + 30 * day + 1) }, /at most 30 days/))
 
   it.effect("rejects a start after the end before sending", () =>
     rejects({ startTime: endTime, endTime: startTime }, /startTime must not be after endTime/))

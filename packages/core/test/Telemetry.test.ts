@@ -1,26 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { Tracer } from "effect"
-import {
-  DateTime,
-  Duration,
-  Effect,
-  Fiber,
-  Layer,
-  Logger,
-  Metric,
-  MetricState,
-  Option,
-  Schema,
-  Stream,
-  TestClock
-} from "effect"
+import { DateTime, Duration, Effect, Fiber, Layer, Logger, Metric, Option, Schema, Stream, Tracer } from "effect"
+import { TestClock } from "effect/testing"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as Endpoint from "../src/Endpoint.js"
 import { walk, windows } from "../src/internal/paginate.js"
 import * as RateLimiter from "../src/RateLimiter.js"
 import * as StreamProgress from "../src/StreamProgress.js"
 import * as Telemetry from "../src/Telemetry.js"
-import { credentials, exchange, fail, ok } from "./support.js"
+import { advance, credentials, exchange, fail, ok } from "./support.js"
 
 interface Recorded {
   readonly name: string
@@ -32,15 +19,17 @@ interface Recorded {
 /** A tracer layer that records every span's name, parent, kind and attributes. */
 const recordSpans = () => {
   const spans: Array<Recorded> = []
-  const layer = Layer.unwrapEffect(Effect.map(Effect.tracer, (tracer) =>
-    Layer.setTracer({
+  const layer = Layer.unwrap(Effect.map(Effect.tracer, (tracer) =>
+    Layer.succeed(Tracer.Tracer, {
       ...tracer,
-      span: (name, parent, context, links, startTime, kind, options) => {
-        const span = tracer.span(name, parent, context, links, startTime, kind, options)
+      span: (options) => {
+        const span = tracer.span(options)
         const recorded: Recorded = {
-          name,
-          parent: Option.getOrUndefined(Option.map(parent, (p) => (p._tag === "Span" ? p.name : "external"))),
-          kind,
+          name: options.name,
+          parent: Option.getOrUndefined(
+            Option.map(options.parent, (p) => (p._tag === "Span" ? p.name : "external"))
+          ),
+          kind: options.kind,
           attributes: {}
         }
         spans.push(recorded)
@@ -55,25 +44,27 @@ const recordSpans = () => {
   return { spans, layer }
 }
 
-/** A logger layer that keeps each line with its level. */
+/**
+ * A logger layer in place of the default logger (the tracer logger stays) that keeps each line with its level
+ * (upper case, as `INFO`), the message's parts joined by spaces.
+ */
 const recordLogs = () => {
   const lines: Array<string> = []
-  const layer = Logger.replace(
-    Logger.defaultLogger,
-    Logger.make(({ logLevel, message }) => lines.push(`${logLevel.label} ${String(message)}`))
-  )
+  const layer = Logger.layer([
+    Logger.make(({ logLevel, message }) =>
+      lines.push(`${logLevel.toUpperCase()} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+    ),
+    Logger.tracerLogger
+  ])
   return { lines, layer }
 }
 
-/** The count of a counter with these tags (counters are global: tests read deltas on endpoints of their own). */
-const count = (counter: Metric.Metric.Counter<number>, tags: Record<string, string>) =>
-  Effect.map(
-    Metric.value(Object.entries(tags).reduce((m, [key, value]) => Metric.tagged(m, key, value), counter)),
-    (state: MetricState.MetricState.Counter<number>) => state.count
-  )
+/** The count of a counter with these attributes (counters are global: tests read deltas on endpoints of their own). */
+const count = (counter: Metric.Counter<number>, attributes: Record<string, string>) =>
+  Effect.map(Metric.value(Metric.withAttributes(counter, attributes)), (state) => state.count)
 
 const histogramCount = (endpoint: string) =>
-  Effect.map(Metric.value(Metric.tagged(Telemetry.duration, "endpoint", endpoint)), (state) => state.count)
+  Effect.map(Metric.value(Metric.withAttributes(Telemetry.duration, { endpoint })), (state) => state.count)
 
 /** An endpoint of its own per test, so that the global metrics start at zero. */
 const endpointNamed = (name: string, limit = 100) =>
@@ -98,7 +89,7 @@ describe("call spans", () => {
     const { layer: tracing, spans } = recordSpans()
     const { layer: logging, lines } = recordLogs()
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(BitgetClient.execute(endpoint, { symbol: "BTCUSDT" }))
+      const fiber = yield* Effect.forkChild(BitgetClient.execute(endpoint, { symbol: "BTCUSDT" }))
       yield* TestClock.adjust("1 second")
       yield* Fiber.join(fiber)
       const call = spans.find((span) => span.name === "bitget telemetry.retried")
@@ -161,7 +152,7 @@ describe("call spans", () => {
     // a 503 forever: the call sleeps between retries until interrupted
     const { layer } = exchange(() => fail(503, "50000", "busy"), { credentials, retry: retryOptions })
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(BitgetClient.execute(endpoint, { symbol: "BTCUSDT" }))
+      const fiber = yield* Effect.forkChild(BitgetClient.execute(endpoint, { symbol: "BTCUSDT" }))
       yield* TestClock.adjust("100 millis")
       yield* Fiber.interrupt(fiber)
       assert.strictEqual(yield* count(Telemetry.requests, { endpoint: label, outcome: "interrupted" }), 1)
@@ -178,7 +169,7 @@ describe("log lines", () => {
     const { layer } = exchange(() => replies.shift()!, { credentials, retry: retryOptions })
     const { layer: logging, lines } = recordLogs()
     return Effect.gen(function*() {
-      const fiber = yield* Effect.fork(BitgetClient.execute(endpoint, { symbol: "BTCUSDT" }))
+      const fiber = yield* Effect.forkChild(BitgetClient.execute(endpoint, { symbol: "BTCUSDT" }))
       yield* TestClock.adjust("2 seconds")
       yield* Fiber.join(fiber)
       assert.include(lines, `WARN rate limited: ${label} answered 429 (HTTP 429)`)
@@ -216,7 +207,7 @@ describe("log lines", () => {
 })
 
 const day = 86_400_000
-const at = (millis: number) => DateTime.unsafeMake(millis)
+const at = (millis: number) => DateTime.makeUnsafe(millis)
 
 describe("streams", () => {
   /** Three one-day windows, oldest first; the first holds a full page then a short one, the others one short page each. */
@@ -242,7 +233,7 @@ describe("streams", () => {
         served.set(index, page + 1)
         return Effect.map(
           fetchWith(pages[index]![page]!),
-          (items) => ({ items, next: Option.fromNullable(items.at(-1)) })
+          (items) => ({ items, next: Option.fromUndefinedOr(items.at(-1)) })
         )
       }
     })
@@ -334,9 +325,9 @@ describe("streams", () => {
       ).pipe(
         StreamProgress.observe((progress) => Effect.sync(() => reports.push(progress))),
         Stream.runDrain,
-        Effect.fork
+        Effect.forkChild
       )
-      yield* TestClock.adjust("10 seconds")
+      yield* advance("10 seconds")
       yield* Fiber.join(fiber)
       const waited = spans
         .filter((span) => span.name === "bitget telemetry.walked")

@@ -5,7 +5,7 @@ import * as TradeRates from "../src/TradeRates.js"
 import { assertSigned, exchange, fail, ok } from "./support.js"
 
 const path = "/api/v2/common/all-trade-rate"
-const dec = BigDecimal.unsafeFromString
+const dec = BigDecimal.fromStringUnsafe
 
 /** Runs a request that must be refused before sending. */
 const rejected = (request: TradeRates.TradeRatesRequest) => {

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime, Effect, FastCheck as fc, Option, Stream, TestClock } from "effect"
+import { DateTime, Effect, Option, Schema, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import type { Window, WindowOrder, Windows } from "../src/internal/paginate.js"
 import { walk, windowed, windows } from "../src/internal/paginate.js"
 import * as TaxRecords from "../src/TaxRecords.js"
@@ -7,7 +8,7 @@ import { exchange, ok } from "./support.js"
 
 const day = 86_400_000
 const span = 30 * day
-const at = (millis: number) => DateTime.unsafeMake(millis)
+const at = (millis: number) => DateTime.makeUnsafe(millis)
 const millis = (w: Window | undefined) =>
   w === undefined ? undefined : [DateTime.toEpochMillis(w.start), DateTime.toEpochMillis(w.end)]
 const list = (ws: Windows) => Array.from({ length: ws.length }, (_, i) => millis(ws.at(i)))
@@ -67,11 +68,13 @@ describe("windows", () => {
     assert.isUndefined(windows({ start: at(1), end: at(0) }, span, "oldestFirst").at(0))
   })
 
-  const instant = fc.bigInt({ min: -8_640_000_000_000_000n, max: 8_640_000_000_000_000n })
+  const bigIntBetween = (minimum: bigint, maximum: bigint) =>
+    Schema.BigInt.check(Schema.isBetweenBigInt({ minimum, maximum }))
+  const instant = bigIntBetween(-8_640_000_000_000_000n, 8_640_000_000_000_000n)
 
   it.prop(
     "matches the eager windows on small ranges",
-    [instant, fc.bigInt({ min: 0n, max: 5_000n }), fc.bigInt({ min: 0n, max: 1_000n }), fc.boolean()],
+    [instant, bigIntBetween(0n, 5_000n), bigIntBetween(0n, 1_000n), Schema.Boolean],
     ([start, length, span, newestFirst]) => {
       const order = newestFirst ? "newestFirst" : "oldestFirst"
       const end = start + length > 8_640_000_000_000_000n ? 8_640_000_000_000_000n : start + length
@@ -80,12 +83,18 @@ describe("windows", () => {
         reference(start, end, span, order)
       )
     },
-    { fastCheck: { numRuns: 500, seed: 20_251_123 } }
+    { arbitrary: { runs: 500, seed: 20_251_123 } }
   )
 
   it.prop(
     "matches the eager windows on ranges across all of DateTime, past exact numbers",
-    [instant, instant, fc.integer({ min: 1, max: 500 }), fc.bigInt({ min: 0n, max: 1_000_000n }), fc.boolean()],
+    [
+      instant,
+      instant,
+      Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })),
+      bigIntBetween(0n, 1_000_000n),
+      Schema.Boolean
+    ],
     ([a, b, most, extra, newestFirst]) => {
       const order = newestFirst ? "newestFirst" : "oldestFirst"
       const [start, end] = a <= b ? [a, b] : [b, a]
@@ -97,7 +106,7 @@ describe("windows", () => {
         reference(start, end, span, order)
       )
     },
-    { fastCheck: { numRuns: 500, seed: 20_251_123 } }
+    { arbitrary: { runs: 500, seed: 20_251_123 } }
   )
 })
 

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as BitgetConfig from "../src/BitgetConfig.js"
 import * as Credentials from "../src/Credentials.js"
 import * as Request from "../src/internal/request.js"
@@ -40,9 +40,9 @@ describe("request building", () => {
 
   it("a signed endpoint without credentials is refused; public ones never sign", () => {
     const refused = Request.credentialsFor(anonymous, TaxRecords.endpoint)
-    assert.isTrue(Either.isLeft(refused) && refused.left.reason === "NoCredentials")
-    assert.deepStrictEqual(Request.credentialsFor(signed, Symbols.endpoint), Either.right(undefined))
-    assert.deepStrictEqual(Request.credentialsFor(signed, TaxRecords.endpoint), Either.right(credentials))
+    assert.isTrue(Result.isFailure(refused) && refused.failure.reason === "NoCredentials")
+    assert.deepStrictEqual(Request.credentialsFor(signed, Symbols.endpoint), Result.succeed(undefined))
+    assert.deepStrictEqual(Request.credentialsFor(signed, TaxRecords.endpoint), Result.succeed(credentials))
   })
 
   it("a credential no header can carry is refused by name, without its value", () => {
@@ -50,12 +50,12 @@ describe("request building", () => {
       credentials: Credentials.hmac({ apiKey: "key\r\nX-Injected: 1", secret: "s", passphrase: "p" })
     }))
     const refused = Request.credentialsFor(broken, TaxRecords.endpoint)
-    assert.isTrue(Either.isLeft(refused))
-    if (Either.isLeft(refused)) {
-      assert.include(refused.left.message, "ACCESS-KEY")
-      assert.notInclude(refused.left.message, "X-Injected")
+    assert.isTrue(Result.isFailure(refused))
+    if (Result.isFailure(refused)) {
+      assert.include(refused.failure.message, "ACCESS-KEY")
+      assert.notInclude(refused.failure.message, "X-Injected")
     }
-    assert.deepStrictEqual(Request.credentialsFor(broken, Symbols.endpoint), Either.right(undefined))
+    assert.deepStrictEqual(Request.credentialsFor(broken, Symbols.endpoint), Result.succeed(undefined))
   })
 
   it("the frame's scrubber knows every secret of the credentials", () => {

@@ -2,9 +2,10 @@
  * Test support: a client over an injected `HttpClient` that answers from a
  * function and records every request it was given.
  */
-import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { assert } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
+import { Duration, Effect, Layer, Redacted } from "effect"
+import { HttpClient, HttpClientResponse } from "effect/http"
+import { TestClock } from "effect/testing"
 import { createHmac } from "node:crypto"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
@@ -60,6 +61,36 @@ export const syncSigner = Layer.succeed(
         : WebCryptoSigner.make.sign(key, prehash)
   })
 )
+
+/**
+ * Lets the fibers a test started run on until each waits (for the clock, or
+ * for another fiber) before the test moves the `TestClock`. Effect 4's
+ * `TestClock.adjust` yields once before it moves the clock (Effect 3 waited for
+ * the test's fibers to suspend), while a call takes several hops to send,
+ * read its answer and settle its rate-limit slots (in a detached fiber): a
+ * clock moved before that settles them late. The bound is far more hops than
+ * any call here takes.
+ */
+export const quiesce: Effect.Effect<void> = Effect.gen(function*() {
+  for (let hop = 0; hop < 100; hop++) yield* Effect.yieldNow
+})
+
+/**
+ * Moves the `TestClock` on by `duration` a `step` at a time, letting the fibers
+ * run on after each step (see `quiesce`). Effect 4's `TestClock.adjust` waits
+ * for a fiber it wakes only while that fiber runs on Effect's scheduler, not
+ * while it awaits a promise (reading an answer's body): one long adjustment
+ * passes the wake-ups that such a fiber schedules once its answer is read.
+ */
+export const advance = (duration: Duration.Input, step: Duration.Input = "10 millis"): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const total = Duration.toMillis(Duration.fromInputUnsafe(duration))
+    const each = Duration.toMillis(Duration.fromInputUnsafe(step))
+    for (let moved = 0; moved < total; moved += each) {
+      yield* TestClock.adjust(Math.min(each, total - moved))
+      yield* quiesce
+    }
+  })
 
 /**
  * A client layer whose HTTP answers come from `respond`; `requests` lists what

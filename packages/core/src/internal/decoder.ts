@@ -82,8 +82,7 @@ export const leaf = (fast: (input: unknown) => unknown): FastDecodeBuild => () =
 const options: SchemaAST.ParseOptions = {}
 
 /** The value of an effect that is a settled success; anything else (a failure, an effect to run) bails. */
-const settled = (result: unknown): unknown =>
-  Exit.isExit(result) && Exit.isSuccess(result) ? result.value : bail
+const settled = (result: unknown): unknown => Exit.isExit(result) && Exit.isSuccess(result) ? result.value : bail
 
 const isObject = (input: unknown): input is Record<PropertyKey, unknown> =>
   typeof input === "object" && input !== null && !Array.isArray(input)
@@ -191,7 +190,7 @@ const arrays = (ast: SchemaAST.Arrays, compile: Compile): Fast | undefined => {
 }
 
 /** A getter's step on the decoding side: the value, `absent` for no value, or `bail`. */
-const getterStep = (getter: SchemaGetter.Getter<unknown, unknown, unknown>): ((value: unknown) => unknown) => {
+const getterStep = (getter: SchemaGetter.Getter<unknown, unknown, unknown>): (value: unknown) => unknown => {
   switch (getter._tag) {
     case "Passthrough":
       return (value) => value
@@ -280,7 +279,11 @@ const body = (ast: SchemaAST.AST, compile: Compile): Fast | undefined => {
 /** `true` when every filter of the checks passes. */
 const passes = (checks: ReadonlyArray<SchemaAST.Check<unknown>>, value: unknown, ast: SchemaAST.AST): boolean => {
   for (const check of checks) {
-    if (check._tag === "FilterGroup" ? !passes(check.checks, value, ast) : check.run(value, ast, options) !== undefined) {
+    if (
+      check._tag === "FilterGroup"
+        ? !passes(check.checks, value, ast)
+        : check.run(value, ast, options) !== undefined
+    ) {
       return false
     }
   }
@@ -299,7 +302,9 @@ const checked = (fast: Fast, ast: SchemaAST.AST, checks: SchemaAST.Checks): Fast
  * transformations it was written for (links added later, such as a decoding
  * default, are decoded before it).
  */
-const own = (ast: SchemaAST.AST): { readonly annotation: FastDecodeAnnotation; readonly covers: number } | undefined => {
+const own = (
+  ast: SchemaAST.AST
+): { readonly annotation: FastDecodeAnnotation; readonly covers: number } | undefined => {
   const annotation = ast.annotations?.[FastDecode] as FastDecodeAnnotation | undefined
   if (annotation === undefined) return undefined
   const { transformations } = annotation
@@ -314,8 +319,7 @@ const own = (ast: SchemaAST.AST): { readonly annotation: FastDecodeAnnotation; r
 const memo = new WeakMap<SchemaAST.AST, Fast | null>()
 
 /** Checks on a node's encoded side (from `Schema.flip`): the compiler leaves such nodes to Schema. */
-const hasEncodingChecks = (ast: SchemaAST.AST): boolean =>
-  "encodingChecks" in ast && ast.encodingChecks !== undefined
+const hasEncodingChecks = (ast: SchemaAST.AST): boolean => "encodingChecks" in ast && ast.encodingChecks !== undefined
 
 /** Compiles a node (memoised): its own `FastDecode` when it has one, else by its kind; then its checks. */
 const compile: Compile = (ast) => {

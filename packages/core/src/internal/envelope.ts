@@ -200,6 +200,5 @@ export const describeParseError = (error: Schema.SchemaError, secrets: Scrubber 
  * @internal
  */
 export const requestError =
-  (endpoint: { readonly method: string; readonly path: string }) =>
-  (error: Schema.SchemaError): BitgetRequestError =>
+  (endpoint: { readonly method: string; readonly path: string }) => (error: Schema.SchemaError): BitgetRequestError =>
     new BitgetRequestError({ endpoint: label(endpoint), issue: describeParseError(error) })

@@ -9,8 +9,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Result from "effect/Result"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type { BitgetOptions } from "../BitgetConfig.js"
 import { BitgetRequestError } from "../BitgetError.js"
