@@ -3,10 +3,10 @@
 import effect from "@effect/eslint-plugin"
 import tseslint from "typescript-eslint"
 
-const barrel = (name) => ({
+const barrel = (name, example) => ({
   name,
-  message: `Import the module (e.g. ${name}/HttpClient): the barrel pulls every module's types (DOM, ws) into users' ` +
-    "type-checks and every module into their cold start."
+  message: `Import the module (e.g. ${example}): the barrel pulls every module's types into users' type-checks and ` +
+    "every module into their cold start."
 })
 
 export default tseslint.config(
@@ -40,12 +40,24 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" }
   },
   {
-    // the published libraries: no console (Effect's logger instead), no barrel imports of the platform packages
+    // the published libraries: no console (Effect's logger instead), no barrel imports of the platform
     files: ["packages/{core,platform-node,sandbox}/src/**/*.ts"],
     ignores: ["packages/sandbox/src/bin/**"],
     rules: {
       "no-console": "error",
-      "no-restricted-imports": ["error", { paths: [barrel("@effect/platform"), barrel("@effect/platform-node")] }]
+      "no-restricted-imports": ["error", {
+        paths: [barrel("@effect/platform-node", "@effect/platform-node/NodeHttpServer")]
+      }]
+    }
+  },
+  {
+    // the client's own packages, whose import users pay at every cold start: no barrel of effect either
+    // (effect/http and effect/cli are published as barrels only: they are imported behind our seams)
+    files: ["packages/{core,platform-node}/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: [barrel("effect", "effect/Schema"), barrel("@effect/platform-node", "@effect/platform-node/NodeHttpServer")]
+      }]
     }
   }
 )

@@ -21,7 +21,7 @@ import {
 import type { BitgetError } from "@bitget-effect/core/BitgetError"
 import { BitgetNode } from "@bitget-effect/platform-node"
 import { Sandbox } from "@bitget-effect/sandbox"
-import { BigDecimal, Chunk, Console, DateTime, Effect, Option, Stream } from "effect"
+import { BigDecimal, Console, DateTime, Effect, Option, Stream } from "effect"
 import { heading, table } from "./table.js"
 
 const dec = (value: BigDecimal.BigDecimal): string => Schemas.formatDecimal(value)
@@ -111,10 +111,10 @@ const takeProfitStopLoss = (sandbox: Sandbox.Sandbox.Service, apiKey: string) =>
       productType: position.productType,
       symbol: position.symbol,
       holdSide: position.holdSide,
-      stopSurplusTriggerPrice: BigDecimal.unsafeFromString("120000"),
+      stopSurplusTriggerPrice: BigDecimal.fromStringUnsafe("120000"),
       stopSurplusTriggerType: "mark_price",
-      stopLossTriggerPrice: BigDecimal.unsafeFromString("52000.5"),
-      stopLossSize: BigDecimal.unsafeFromString("0.1"),
+      stopLossTriggerPrice: BigDecimal.fromStringUnsafe("52000.5"),
+      stopLossSize: BigDecimal.fromStringUnsafe("0.1"),
       stopLossClientOid: "demo-sl-1"
     }
     const placed = yield* PositionTpsl.placePositionTpsl(request)
@@ -137,7 +137,7 @@ const taxWalk = Effect.gen(function*() {
     Stream.chunks,
     Stream.runCollect
   )
-  const records = Chunk.flatMap(pages, (page) => page)
+  const records = pages.flat()
   const byType = new Map<string, number>()
   for (const r of records) byType.set(known(r.spotTaxType), (byType.get(known(r.spotTaxType)) ?? 0) + 1)
   yield* Console.log(
@@ -217,7 +217,7 @@ const badSignature = (baseUrl: string, apiKey: string, passphrase: string) =>
 /** Runs a section; against the real exchange, a permission the key lacks skips it instead of ending the tour. */
 const section = (live: boolean) => <R>(name: string, effect: Effect.Effect<void, BitgetError, R>) =>
   live
-    ? Effect.catchAll(effect, (error) => Console.log(`\n${name}: skipped (${error.message})`))
+    ? Effect.catch(effect, (error) => Console.log(`\n${name}: skipped (${error.message})`))
     : effect
 
 const sandboxTour = Effect.scoped(Effect.gen(function*() {

@@ -7,11 +7,13 @@
  *    `npm install` and the peer ranges the README names;
  * 3. starts `bitget-sandbox` from that install;
  * 4. runs an ESM and a CommonJS script, each with a public and a signed call,
- *    and the installed `bitget export` command (and its usage-error exit code);
+ *    on every supported Node line (22.19, the oldest supported, then 24 and
+ *    26, each a binary from the npm registry's `node` package), and the
+ *    installed `bitget export` command (and its usage-error exit code);
  * 5. type-checks a TypeScript file using the API with its exported types and
  *    error tags, plus every docs example, under strict NodeNext and Bundler
- *    resolution, with TypeScript 5.9 and the current release, `@types/node` 20
- *    and 22, without `skipLibCheck`;
+ *    resolution, with TypeScript 5.9 and the current release, `@types/node` 22
+ *    and 24, without `skipLibCheck`;
  * 6. runs every docs example program against the sandbox, compiled by the
  *    consumer's `tsc` and run by plain `node`.
  *
@@ -54,7 +56,14 @@ const telemetry = Object.entries(manifest(join(root, "packages/examples")).depen
   .map(([name, range]) => `${name}@${range}`)
 
 const compilers = ["typescript@~5.9.3", "typescript@latest"]
-const nodeTypes = ["@types/node@^20", "@types/node@^22"]
+const nodeTypes = ["@types/node@^22", "@types/node@^24"]
+
+/**
+ * The Node releases a consumer may run: the oldest the packages support
+ * (`engines`), and the latest of each newer line. The workspace's own Node
+ * (26, which runs this script) is the last.
+ */
+const nodeReleases = ["node@22.19.0", "node@24"]
 
 /** Runs a command to its end; fails with its output. */
 const run = (
@@ -186,11 +195,27 @@ try {
     BITGET_API_PASSPHRASE: sandbox.credentials.hmac.passphrase
   }
 
-  for (const script of ["esm.mjs", "cjs.cjs"]) {
-    await step(`node ${script}: a public and a signed call`, async () => {
-      const out = await run("node", [script], { cwd: project, env })
-      if (!/symbols=1 taxRecords=\d+/.test(out)) throw new Error(`unexpected output: ${out}`)
+  const nodes: Array<readonly [string, string]> = []
+  for (const release of nodeReleases) {
+    const binary = await step(`npm install ${release} (a Node binary from the registry)`, async () => {
+      const prefix = join(project, "runtimes", release)
+      mkdirSync(prefix, { recursive: true })
+      await run("npm", ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", release], {
+        cwd: project
+      })
+      return join(prefix, "node_modules/.bin/node")
     })
+    if (binary !== undefined) nodes.push([binary, release])
+  }
+  nodes.push([process.execPath, `node@${process.versions.node}`])
+
+  for (const [node, release] of nodes) {
+    for (const script of ["esm.mjs", "cjs.cjs"]) {
+      await step(`${release} ${script}: a public and a signed call`, async () => {
+        const out = await run(node, [script], { cwd: project, env })
+        if (!/symbols=1 taxRecords=\d+/.test(out)) throw new Error(`unexpected output: ${out}`)
+      })
+    }
   }
 
   await step("bitget export tax-records from the install (the CLI), 30 days as CSV", async () => {
@@ -258,7 +283,7 @@ try {
       continue
     }
     await step(`node examples/${name}.js against the sandbox`, async () => {
-      const out = await run("node", [join("out/examples", `${name}.js`)], {
+      const out = await run(process.execPath, [join("out/examples", `${name}.js`)], {
         cwd: project,
         // no OTLP collector here (the docs check runs otel-otlp against one): give up on exports within a second
         env: { ...env, REDIS_PORT: String(redisPort), OTEL_EXPORTER_OTLP_TIMEOUT: "1000" }
