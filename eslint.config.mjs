@@ -56,7 +56,10 @@ export default tseslint.config(
     files: ["packages/{core,platform-node}/src/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", {
-        paths: [barrel("effect", "effect/Schema"), barrel("@effect/platform-node", "@effect/platform-node/NodeHttpServer")]
+        paths: [
+          barrel("effect", "effect/Schema"),
+          barrel("@effect/platform-node", "@effect/platform-node/NodeHttpServer")
+        ]
       }]
     }
   }
