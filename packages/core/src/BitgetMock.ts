@@ -65,7 +65,15 @@ export const on = <I, A, EI extends object, EA>(
     Schema.decodeUnknownEffect(endpoint.request)(params).pipe(
       Effect.orDie,
       Effect.flatMap(handler),
-      Effect.flatMap((value) => Effect.orDie(Schema.encodeEffect(endpoint.response)(value)))
+      Effect.flatMap((value) =>
+        Effect.catch(Schema.encodeEffect(endpoint.response)(value), (error) =>
+          Effect.die(
+            new Error(
+              `BitgetMock: the answer for ${endpoint.name} is not a value of its response schema ` +
+                `(build class values with their make, e.g. Symbols.SpotSymbol.make): ${error.message}`
+            )
+          ))
+      )
     )
 })
 

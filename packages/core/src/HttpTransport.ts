@@ -113,8 +113,8 @@ export const failure = (endpoint: string, cause: unknown): BitgetTransportError 
 /**
  * A transport on the `HttpClient` from the context (any platform's, or a
  * test's). Its own tracing and trace propagation are off: its span would hold
- * the request's and answer's headers; the credential headers are redacted for
- * any middleware that logs them. Each exchange is scoped: its connection is
+ * the full URL with the query (and headers, where a program asks for them);
+ * the credential headers are redacted for any middleware that logs them. Each exchange is scoped: its connection is
  * released when it ends, read or not.
  *
  * @since 0.1.0

@@ -64,8 +64,8 @@ export const isRetryable = (idempotency: Idempotency) => (error: BitgetError): b
 }
 
 /**
- * Why a failure was retried, in a word or two (a metric tag and a span
- * attribute): the transport's reason (`Timeout`, `Connect`, `Network`), the
+ * Why a failure was retried, in a word or two (a metric attribute and a
+ * span attribute): the transport's reason (`Timeout`, `Connect`, `Network`), the
  * error code's family (`RateLimited`, `Maintenance`, `ClockSkew`, ...), or
  * the HTTP status (`HTTP 503`) when neither tells.
  *

@@ -1,8 +1,7 @@
 import { Schemas, TaxRecords } from "@bitget-effect/core"
 import { BitgetNode } from "@bitget-effect/platform-node"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as FileSystem from "@effect/platform/FileSystem"
-import { DateTime, Effect, Layer, Stream } from "effect"
+import { DateTime, Effect, FileSystem, Layer, Stream } from "effect"
 
 /** A CSV field: quoted when it holds a comma, a quote or a line break. */
 const field = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text)

@@ -1,29 +1,29 @@
 import { Endpoint, Symbols, Telemetry } from "@bitget-effect/core"
 import { BitgetNode } from "@bitget-effect/platform-node"
-import { Effect, Metric, MetricState } from "effect"
+import { Effect, Metric } from "effect"
 
 // The client's metrics are Effect metrics: read them in-process, no OpenTelemetry needed.
-const symbols = Endpoint.label(Symbols.endpoint) // "GET /api/v2/spot/public/symbols", the `endpoint` tag
-const succeeded = Telemetry.requests.pipe(Metric.tagged("endpoint", symbols), Metric.tagged("outcome", "success"))
-const took = Metric.tagged(Telemetry.duration, "endpoint", symbols)
+const endpoint = Endpoint.label(Symbols.endpoint) // "GET /api/v2/spot/public/symbols", the `endpoint` attribute
+const succeeded = Metric.withAttributes(Telemetry.requests, { endpoint, outcome: "success" })
+const took = Metric.withAttributes(Telemetry.duration, { endpoint })
 
 const program = Effect.gen(function*() {
   yield* Effect.all([Symbols.symbols({ symbol: "BTCUSDT" }), Symbols.symbols({ symbol: "ETHUSDT" })])
 
-  const calls = yield* Metric.value(succeeded) // MetricState.Counter
-  const duration = yield* Metric.value(took) // MetricState.Histogram: count, sum, min, max, buckets
+  const calls = yield* Metric.value(succeeded) // Metric.CounterState
+  const duration = yield* Metric.value(took) // Metric.HistogramState: count, sum, min, max, buckets
   yield* Effect.log(`${calls.count} symbols calls succeeded, slowest ${duration.max} ms`)
 
-  // every bitget_* metric with its tags, e.g. for a health page or a metrics endpoint of your own
-  for (const { metricKey, metricState } of yield* Metric.snapshot) {
-    if (!metricKey.name.startsWith("bitget_")) continue
-    const tags = metricKey.tags.map((tag) => `${tag.key}="${tag.value}"`).join(",")
-    const value = MetricState.isCounterState(metricState)
-      ? String(metricState.count)
-      : MetricState.isHistogramState(metricState)
-      ? `count ${metricState.count}, sum ${metricState.sum}`
+  // every bitget_* metric with its attributes, e.g. for a health page or a metrics endpoint of your own
+  for (const metric of yield* Metric.snapshot) {
+    if (!metric.id.startsWith("bitget_")) continue
+    const attributes = Object.entries(metric.attributes ?? {}).map(([key, value]) => `${key}="${value}"`).join(",")
+    const value = metric.type === "Counter"
+      ? String(metric.state.count)
+      : metric.type === "Histogram"
+      ? `count ${metric.state.count}, sum ${metric.state.sum}`
       : "…"
-    yield* Effect.log(`${metricKey.name}{${tags}} ${value}`)
+    yield* Effect.log(`${metric.id}{${attributes}} ${value}`)
   }
 })
 

@@ -11,7 +11,7 @@ import {
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Effect } from "effect"
 
-it.scopedLive("a call that rode out a 503 reports two attempts and one retry", () =>
+it.live("a call that rode out a 503 reports two attempts and one retry", () =>
   Effect.gen(function*() {
     const sandbox = yield* Sandbox.make() // a real exchange on loopback, closed with the test's scope
     yield* sandbox.inject("symbols", Fault.httpError(503))
@@ -21,7 +21,7 @@ it.scopedLive("a call that rode out a 503 reports two attempts and one retry", (
     const reader = new PeriodicExportingMetricReader({ exporter: metrics, exportIntervalMillis: 60_000 })
     const [finished, exported] = yield* Symbols.symbols().pipe(
       Effect.provide(BitgetNode.layer({ baseUrl: sandbox.url, retry: { baseDelay: "10 millis" } })),
-      Effect.zipRight(Effect.promise(() => reader.forceFlush())), // export the metrics now
+      Effect.andThen(Effect.promise(() => reader.forceFlush())), // export the metrics now
       Effect.map(() => [spans.getFinishedSpans(), metrics.getMetrics()] as const), // before the layer shuts down
       Effect.provide(NodeSdk.layer(() => ({ spanProcessor: new SimpleSpanProcessor(spans), metricReader: reader })))
     )

@@ -5,7 +5,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 
 // The client, pointed at the running sandbox with its demo HMAC key.
-const Client = Layer.unwrapEffect(
+const Client = Layer.unwrap(
   Effect.map(
     Sandbox.Sandbox,
     (sandbox) => BitgetNode.layer({ baseUrl: sandbox.url, credentials: Credentials.hmac(sandbox.credentials.hmac) })

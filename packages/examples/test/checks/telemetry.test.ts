@@ -2,7 +2,7 @@
  * The telemetry contract of docs/observability.md, checked through
  * `@effect/opentelemetry` as users wire it (`NodeSdk.layer`, in-memory
  * exporters), with real calls over HTTP: span names and parents, attributes,
- * metrics and their tags, and that no exported byte holds a credential or a
+ * metrics and their attributes, and that no exported byte holds a credential or a
  * signature, even from a server that echoes them. Then the guide's two
  * exporter examples run as programs against a sandbox: the OTLP one to a
  * local receiver standing in for a collector, the console one to stdout.
@@ -23,7 +23,7 @@ import {
 } from "@opentelemetry/sdk-metrics"
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base"
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
-import { Chunk, DateTime, Effect, Exit, Logger, Metric, Stream } from "effect"
+import { DateTime, Effect, Exit, Logger, Metric, Stream } from "effect"
 import { execFile } from "node:child_process"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { createServer } from "node:http"
@@ -62,7 +62,7 @@ const observed = <A, E, R>(scenario: Effect.Effect<A, E, R>) =>
     const reader = new PeriodicExportingMetricReader({ exporter: metrics, exportIntervalMillis: 3_600_000 })
     // the spans are taken before the layer closes (shutting the exporter down empties it)
     const [exit, finished] = yield* Effect.promise(() => reader.forceFlush()).pipe(
-      Effect.zipRight(Effect.exit(scenario)),
+      Effect.andThen(Effect.exit(scenario)),
       Effect.map((exit) => [exit, [...spans.getFinishedSpans()]] as const),
       Effect.provide(NodeSdk.layer(() => ({
         resource: { serviceName: "telemetry-check" },
@@ -70,21 +70,21 @@ const observed = <A, E, R>(scenario: Effect.Effect<A, E, R>) =>
         metricReader: reader
       }))),
       // log lines stay span events, but are not printed
-      Effect.provide(Logger.remove(Logger.defaultLogger))
+      Effect.provide(Logger.layer([Logger.tracerLogger]))
     )
     const exported: Exported<A, E> = { exit, spans: finished, metrics: metrics.getMetrics() }
     assert.isAtLeast(exported.metrics.length, 2, "a baseline collection and a final one at shutdown")
     return exported
   })
 
-/** The value of each exported data point, keyed `name{tag=value,...}` (tags sorted); histograms by their count. */
+/** The value of each exported data point, keyed `name{key=value,...}` (attributes sorted); histograms by their count. */
 const points = (collection: ResourceMetrics | undefined): Map<string, { value: number; sum?: number }> => {
   const out = new Map<string, { value: number; sum?: number }>()
   for (const scope of collection?.scopeMetrics ?? []) {
     for (const metric of scope.metrics) {
       for (const point of metric.dataPoints) {
-        const tags = Object.entries(point.attributes).map(([k, v]) => `${k}=${String(v)}`).sort().join(",")
-        const key = `${metric.descriptor.name}{${tags}}`
+        const attributes = Object.entries(point.attributes).map(([k, v]) => `${k}=${String(v)}`).sort().join(",")
+        const key = `${metric.descriptor.name}{${attributes}}`
         if (metric.dataPointType === DataPointType.HISTOGRAM) {
           const value = point.value as { count: number; sum?: number }
           out.set(key, value.sum === undefined ? { value: value.count } : { value: value.count, sum: value.sum })
@@ -97,14 +97,14 @@ const points = (collection: ResourceMetrics | undefined): Map<string, { value: n
   return out
 }
 
-/** How much a data point grew during the scenario (by its name and exact tags). */
+/** How much a data point grew during the scenario (by its name and exact attributes). */
 const delta = (
   exported: Exported<unknown, unknown>,
   name: string,
-  tags: Readonly<Record<string, string>>,
+  attributes: Readonly<Record<string, string>>,
   field: "value" | "sum" = "value"
 ): number => {
-  const key = `${name}{${Object.entries(tags).map(([k, v]) => `${k}=${v}`).sort().join(",")}}`
+  const key = `${name}{${Object.entries(attributes).map(([k, v]) => `${k}=${v}`).sort().join(",")}}`
   const after = points(exported.metrics.at(-1)).get(key)
   assert.isDefined(after, `no data point ${key} was exported`)
   return (after![field] ?? 0) - (points(exported.metrics[0]).get(key)?.[field] ?? 0)
@@ -157,19 +157,16 @@ const client = (baseUrl: string, options: Omit<BitgetConfig.BitgetOptionsInput, 
   BitgetNode.layer({ retry: { baseDelay: "10 millis" }, ...options, baseUrl })
 
 describe("telemetry through @effect/opentelemetry", () => {
-  it.scopedLive("a call: a call span, its attempt span as a child, the attributes and metrics documented", () =>
+  it.live("a call: a call span, its attempt span as a child, the attributes and metrics documented", () =>
     Effect.gen(function*() {
       const exchange = yield* sandbox
-      // the same counter read in-process, tagged as the guide shows (no OpenTelemetry needed)
-      const inProcess = Telemetry.requests.pipe(
-        Metric.tagged("endpoint", symbolsLabel),
-        Metric.tagged("outcome", "success")
-      )
+      // the same counter read in-process, with attributes as the guide shows (no OpenTelemetry needed)
+      const inProcess = Metric.withAttributes(Telemetry.requests, { endpoint: symbolsLabel, outcome: "success" })
       const before = (yield* Metric.value(inProcess)).count
       const exported = yield* observed(
         Symbols.symbols({ symbol: "ETHUSDT" }).pipe(Effect.provide(client(exchange.url)))
       )
-      assert.strictEqual((yield* Metric.value(inProcess)).count - before, 1, "Metric.value of the tagged counter")
+      assert.strictEqual((yield* Metric.value(inProcess)).count - before, 1, "Metric.value of the series")
       assert.isTrue(Exit.isSuccess(exported.exit))
       const [call, ...more] = named(exported.spans, "bitget spot.symbols")
       assert.isDefined(call)
@@ -203,7 +200,7 @@ describe("telemetry through @effect/opentelemetry", () => {
       assert.strictEqual(delta(exported, "bitget_request_duration_ms", { endpoint: symbolsLabel }), 1)
     }))
 
-  it.scopedLive("a retried call: attempts 2, reasons \"HTTP 503\", two attempt spans, bitget_retries by reason", () =>
+  it.live("a retried call: attempts 2, reasons \"HTTP 503\", two attempt spans, bitget_retries by reason", () =>
     Effect.gen(function*() {
       const exchange = yield* sandbox
       yield* exchange.inject("symbols", Fault.httpError(503))
@@ -231,7 +228,7 @@ describe("telemetry through @effect/opentelemetry", () => {
       assert.strictEqual(delta(exported, "bitget_requests", { endpoint: symbolsLabel, outcome: "success" }), 1)
     }))
 
-  it.scopedLive("a failed call: error.type and bitget.error.code on both spans, bitget_errors by type and code", () =>
+  it.live("a failed call: error.type and bitget.error.code on both spans, bitget_errors by type and code", () =>
     Effect.gen(function*() {
       const exchange = yield* sandbox
       yield* exchange.inject("symbols", Fault.errorCode("40009"))
@@ -252,7 +249,7 @@ describe("telemetry through @effect/opentelemetry", () => {
       assert.strictEqual(delta(exported, "bitget_requests", { endpoint: symbolsLabel, outcome: "failure" }), 1)
     }))
 
-  it.scopedLive("a refused timestamp: a clock-sync span under the call, reason ClockSkew, the two log lines", () =>
+  it.live("a refused timestamp: a clock-sync span under the call, reason ClockSkew, the two log lines", () =>
     Effect.gen(function*() {
       const exchange = yield* sandbox
       yield* exchange.setClockOffset(120_000) // the exchange's clock two minutes ahead: 40008, sync, retry
@@ -279,7 +276,7 @@ describe("telemetry through @effect/opentelemetry", () => {
       assert.strictEqual(delta(exported, "bitget_retries", { endpoint: p2pLabel, reason: "ClockSkew" }), 1)
     }))
 
-  it.scopedLive("a request refused before sending: attempts 0, no attempt span, bitget_errors with an empty code", () =>
+  it.live("a request refused before sending: attempts 0, no attempt span, bitget_errors with an empty code", () =>
     Effect.gen(function*() {
       const exchange = yield* sandbox
       const exported = yield* observed(
@@ -297,7 +294,7 @@ describe("telemetry through @effect/opentelemetry", () => {
       assert.lengthOf(yield* exchange.requests, 0, "nothing was sent")
     }))
 
-  it.scopedLive("a burst on a limited route: the wait on call and attempt spans, bitget_rate_limit_* metrics", () =>
+  it.live("a burst on a limited route: the wait on call and attempt spans, bitget_rate_limit_* metrics", () =>
     Effect.gen(function*() {
       const exchange = yield* sandbox
       const limited = client(exchange.url, {
@@ -328,20 +325,19 @@ describe("telemetry through @effect/opentelemetry", () => {
       )
     }))
 
-  it.scopedLive("a stream: a span per page, parent of the page's call span; bitget_stream_*; progress agrees", () =>
+  it.live("a stream: a span per page, parent of the page's call span; bitget_stream_*; progress agrees", () =>
     Effect.gen(function*() {
       const exchange = yield* sandbox
       const demo = exchange.credentials.hmac
       const reports: Array<StreamProgress.StreamProgress> = []
       const exported = yield* observed(
         TaxRecords.stream({
-          startTime: DateTime.unsafeMake(exchange.anchor - 50 * DAY),
-          endTime: DateTime.unsafeMake(exchange.anchor),
+          startTime: DateTime.makeUnsafe(exchange.anchor - 50 * DAY),
+          endTime: DateTime.makeUnsafe(exchange.anchor),
           pageSize: 100
         }).pipe(
           StreamProgress.observe((progress) => Effect.sync(() => reports.push(progress))),
-          Stream.runCollect,
-          Effect.map(Chunk.size),
+          Stream.runCount,
           Effect.withSpan("export-job"),
           Effect.provide(client(exchange.url, {
             credentials: Credentials.hmac(demo),
@@ -388,7 +384,7 @@ describe("telemetry through @effect/opentelemetry", () => {
       assertNoSecret(everything(exported), [demo.apiKey, demo.secret, demo.passphrase], "the exported data")
     }))
 
-  it.scopedLive("an exchange echoing every header in every spelling: no credential or signature is exported", () =>
+  it.live("an exchange echoing every header in every spelling: no credential or signature is exported", () =>
     Effect.gen(function*() {
       const apiKey = "bg_echoed_api_key_123"
       const secret = "echoed-hmac-secret-0123456789abcdef"
@@ -415,11 +411,11 @@ describe("telemetry through @effect/opentelemetry", () => {
         response.end(JSON.stringify({ code, msg: `bad request ${echoed.join(" ")}`, requestTime: 0, data: echoed }))
       }
       const server = yield* Effect.acquireRelease(
-        Effect.async<ReturnType<typeof createServer>>((resume) => {
+        Effect.callback<ReturnType<typeof createServer>>((resume) => {
           const started = createServer(echo).listen(0, "127.0.0.1", () => resume(Effect.succeed(started)))
         }),
         (started) =>
-          Effect.async<void>((resume) => {
+          Effect.callback<void>((resume) => {
             started.close(() => resume(Effect.void))
           })
       )
@@ -458,7 +454,7 @@ describe("the guide's exporter examples, run against a sandbox", () => {
 
   /** Runs an example of src/ as a program; yields its exit code and output. */
   const run = (example: string, env: Readonly<Record<string, string>>) =>
-    Effect.async<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resume) => {
+    Effect.callback<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resume) => {
       execFile(
         process.execPath,
         ["--conditions=@bitget-effect/source", "--import", "tsx", `src/${example}.ts`],
@@ -468,7 +464,7 @@ describe("the guide's exporter examples, run against a sandbox", () => {
       )
     })
 
-  it.scopedLive(
+  it.live(
     "otel-otlp sends spans and metrics to a collector; otel-console prints them",
     () =>
       Effect.gen(function*() {
@@ -477,7 +473,7 @@ describe("the guide's exporter examples, run against a sandbox", () => {
         // a stand-in for an OpenTelemetry collector: OTLP/HTTP JSON on /v1/traces and /v1/metrics
         const received: Record<string, Array<string>> = { "/v1/traces": [], "/v1/metrics": [] }
         const collector = yield* Effect.acquireRelease(
-          Effect.async<ReturnType<typeof createServer>>((resume) => {
+          Effect.callback<ReturnType<typeof createServer>>((resume) => {
             const started = createServer((request, response) => {
               let body = ""
               request.on("data", (chunk: Buffer) => (body += chunk.toString()))
@@ -490,7 +486,7 @@ describe("the guide's exporter examples, run against a sandbox", () => {
             }).listen(0, "127.0.0.1", () => resume(Effect.succeed(started)))
           }),
           (started) =>
-            Effect.async<void>((resume) => {
+            Effect.callback<void>((resume) => {
               started.close(() => resume(Effect.void))
             })
         )
