@@ -121,3 +121,22 @@ describe("the lists of operations", () => {
     }
   })
 })
+
+describe("the supported platform", () => {
+  it("the workspace's own Node is one version, named alike in package.json and pnpm-workspace.yaml", () => {
+    const manifest = JSON.parse(read("package.json")) as {
+      readonly engines: { readonly node: string }
+      readonly devDependencies: Readonly<Record<string, string>>
+    }
+    const pinned = manifest.devDependencies.node
+    assert.match(pinned ?? "", /^\d+\.\d+\.\d+$/, "package.json: the node devDependency is an exact version")
+    assert.include(read("pnpm-workspace.yaml"), `nodeVersion: ${pinned}`, "pnpm-workspace.yaml: nodeVersion differs")
+    assert.strictEqual(process.versions.node, pinned, "the tests run on the workspace's own Node")
+    const oldest = manifest.engines.node.replace(/^>=/, "")
+    for (const dir of ["core", "platform-node", "sandbox", "cli"]) {
+      const engines = (JSON.parse(read(`packages/${dir}/package.json`)) as { engines?: { node?: string } }).engines
+      assert.strictEqual(engines?.node, `>=${oldest}`, `packages/${dir}: engines.node differs from the root's`)
+    }
+    assert.include(read("README.md"), `Node ${oldest} or later`, "README.md does not name the oldest Node supported")
+  })
+})
