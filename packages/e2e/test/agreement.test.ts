@@ -20,12 +20,12 @@ interface Descriptor {
 }
 
 const isDescriptor = (value: unknown): value is Descriptor =>
-  Predicate.isRecord(value) &&
+  Predicate.isObject(value) &&
   typeof value.method === "string" &&
   typeof value.path === "string" &&
   value.path.startsWith("/api/") &&
   typeof value.auth === "string" &&
-  Predicate.isRecord(value.rateLimit)
+  Predicate.isObject(value.rateLimit)
 
 /** Every descriptor exported by a module of core, each once. */
 const descriptors: ReadonlyArray<Descriptor> = [

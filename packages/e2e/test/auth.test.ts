@@ -92,7 +92,7 @@ describe("authentication", () => {
             productType: "USDT-FUTURES",
             symbol: "BTCUSDT",
             holdSide: "long",
-            stopLossTriggerPrice: BigDecimal.unsafeFromString("80000")
+            stopLossTriggerPrice: BigDecimal.fromStringUnsafe("80000")
           }).pipe(withClient({ credentials: Credentials.hmac({ ...sandbox.credentials.hmac, secret: "wrong" }) }))
         )
         assert.isTrue(BitgetError.isApiErrorOfKind("Auth")(error))
@@ -168,7 +168,7 @@ describe("authentication", () => {
           productType: "USDT-FUTURES",
           symbol: "BTCUSDT",
           holdSide: "short",
-          stopLossTriggerPrice: BigDecimal.unsafeFromString("130000")
+          stopLossTriggerPrice: BigDecimal.fromStringUnsafe("130000")
         }).pipe(withClient())
         assert.strictEqual(placed.length, 1)
         assert.strictEqual((yield* sandbox.plans(apiKeyOf(sandbox, "hmac"))).length, 1, "placed exactly once")

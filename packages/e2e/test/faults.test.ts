@@ -32,14 +32,14 @@ const tpsl = PositionTpsl.placePositionTpsl({
   productType: "USDT-FUTURES",
   symbol: "ETHUSDT",
   holdSide: "long",
-  stopSurplusTriggerPrice: BigDecimal.unsafeFromString("5000"),
-  stopLossTriggerPrice: BigDecimal.unsafeFromString("2500")
+  stopSurplusTriggerPrice: BigDecimal.fromStringUnsafe("5000"),
+  stopLossTriggerPrice: BigDecimal.fromStringUnsafe("2500")
 })
 
 const tax = Effect.suspend(() =>
   TaxRecords.spotRecords({
-    startTime: DateTime.unsafeMake(Date.now() - 86_400_000),
-    endTime: DateTime.unsafeMake(Date.now()),
+    startTime: DateTime.makeUnsafe(Date.now() - 86_400_000),
+    endTime: DateTime.makeUnsafe(Date.now()),
     limit: 10
   })
 )

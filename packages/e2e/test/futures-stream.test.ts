@@ -10,7 +10,7 @@
 import { FuturesHistory } from "@bitget-effect/core"
 import type { Sandbox } from "@bitget-effect/sandbox"
 import { assert, describe } from "@effect/vitest"
-import { Chunk, DateTime, Effect, Option, Stream } from "effect"
+import { DateTime, Effect, Option, Result, Stream } from "effect"
 import type { Walk } from "./support.js"
 import {
   assertCleanWalk,
@@ -42,8 +42,8 @@ describe("FuturesHistory.stream", () => {
       stream: (sandbox) =>
         FuturesHistory.stream({
           productType: "USDT-FUTURES",
-          startTime: DateTime.unsafeMake(range(sandbox).start),
-          endTime: DateTime.unsafeMake(range(sandbox).end),
+          startTime: DateTime.makeUnsafe(range(sandbox).start),
+          endTime: DateTime.makeUnsafe(range(sandbox).end),
           pageSize: 50
         }),
       id: (order) => order.orderId,
@@ -83,11 +83,8 @@ describe("FuturesHistory.stream", () => {
           yield* sandbox.setClockOffset(45_000)
           const expected = oracle(sandbox).futuresIds("rsa", "COIN-FUTURES", Date.now() - 90 * DAY, Date.now())
           assert.strictEqual(expected.length, sandbox.sizes.futuresOrders / 5, "every COIN-FUTURES order is in range")
-          const orders = Chunk.toReadonlyArray(
-            yield* Stream.runCollect(FuturesHistory.stream({ productType: "COIN-FUTURES", pageSize: 20 })).pipe(
-              withClient({ ...client, key: "rsa" })
-            )
-          )
+          const orders = yield* Stream.runCollect(FuturesHistory.stream({ productType: "COIN-FUTURES", pageSize: 20 }))
+            .pipe(withClient({ ...client, key: "rsa" }))
           assert.deepStrictEqual(
             orders.map((o) => o.orderId),
             expected
@@ -115,7 +112,7 @@ describe("FuturesHistory.stream", () => {
         Effect.gen(function*() {
           const sandbox = yield* freshSandbox
           yield* sandbox.setClockOffset(120_000)
-          const outcome = yield* Effect.either(
+          const outcome = yield* Effect.result(
             Stream.runCollect(FuturesHistory.stream({ productType: "COIN-FUTURES", pageSize: 100 })).pipe(
               withClient(client)
             )
@@ -128,10 +125,10 @@ describe("FuturesHistory.stream", () => {
             [],
             "the stream asked for data older than the exchange's 90 days"
           )
-          assert.isTrue(outcome._tag === "Right", outcome._tag === "Left" ? outcome.left.message : "")
-          if (outcome._tag === "Right") {
+          assert.isTrue(Result.isSuccess(outcome), Result.isFailure(outcome) ? outcome.failure.message : "")
+          if (Result.isSuccess(outcome)) {
             assert.deepStrictEqual(
-              Chunk.toReadonlyArray(outcome.right).map((o) => o.orderId),
+              outcome.success.map((o) => o.orderId),
               oracle(sandbox).futuresIds("hmac", "COIN-FUTURES", serverNow - 90 * DAY, serverNow)
             )
           }

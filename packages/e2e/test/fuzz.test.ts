@@ -43,16 +43,14 @@ import {
   Arbitrary,
   BigDecimal,
   Cause,
-  Chunk,
+  type Context,
   DateTime,
   Effect,
   Exit,
-  FastCheck as fc,
-  HashMap,
   Layer,
   Logger,
-  LogLevel,
   Option,
+  References,
   Schema,
   Stream,
   Tracer
@@ -94,11 +92,11 @@ const maxResponseBytes = 1024 * 1024
 // Valid answers: generated from the response schemas
 // ---------------------------------------------------------------------------
 
-const generator = <A, I>(schema: Schema.Schema<A, I>) => {
-  const arbitrary = Arbitrary.make(schema)
+const generator = <A, I>(schema: Schema.Codec<A, I>) => {
+  const arbitrary = Arbitrary.schema(schema)
   const encode = Schema.encodeSync(schema)
   return (generatorSeed: number): unknown => {
-    const [value] = fc.sample(arbitrary, { seed: generatorSeed | 0, numRuns: 1 })
+    const [value] = Effect.runSync(Arbitrary.sampleEffect(arbitrary, { seed: generatorSeed | 0, count: 1 }))
     return value === undefined ? null : encode(value)
   }
 }
@@ -141,7 +139,7 @@ const days = (n: number) => Effect.map(DateTime.now, (now) => DateTime.subtract(
 
 /** A few elements of a stream: with pages of two, three pages. */
 const firstFew = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  Effect.map(Stream.runCollect(Stream.take(stream, 5)), Chunk.size)
+  Effect.map(Stream.runCollect(Stream.take(stream, 5)), (items) => items.length)
 
 const operations: ReadonlyArray<Operation> = [
   { name: "symbols", stream: false, run: (i) => Symbols.symbols({ symbol: `FZ${i}USDT` }) },
@@ -185,7 +183,7 @@ const operations: ReadonlyArray<Operation> = [
         productType: "USDT-FUTURES",
         symbol: `FZ${i}USDT`,
         holdSide: "long",
-        stopLossTriggerPrice: BigDecimal.unsafeFromString("100.5")
+        stopLossTriggerPrice: BigDecimal.fromStringUnsafe("100.5")
       })
   },
   {
@@ -251,11 +249,12 @@ const callOf = (value: unknown): number => (typeof value === "number" ? value : 
 
 const sightings: Array<Sighting> = []
 
-const testLogger = Logger.make(({ annotations, cause, logLevel, message }) => {
+const testLogger = Logger.make(({ cause, fiber, logLevel, message }) => {
+  const annotations = fiber.getRef(References.CurrentLogAnnotations)
   sightings.push({
-    call: callOf(Option.getOrUndefined(HashMap.get(annotations, "fuzz.call"))),
-    where: `log ${logLevel.label}`,
-    text: `${inspect(message)} ${Cause.isEmpty(cause) ? "" : Cause.pretty(cause)} ${inspect(annotations)}`
+    call: callOf(annotations["fuzz.call"]),
+    where: `log ${logLevel}`,
+    text: `${inspect(message)} ${cause.reasons.length === 0 ? "" : Cause.pretty(cause)} ${inspect(annotations)}`
   })
 })
 
@@ -272,27 +271,32 @@ const spanCall = (span: Tracer.AnySpan): number => {
   return -1
 }
 
+/** What a tracer is given to start a span. */
+type SpanOptions = Parameters<Tracer.Tracer["span"]>[0]
+
 class RecordingSpan implements Tracer.Span {
   readonly _tag = "Span"
+  readonly name: string
   readonly spanId: string
   readonly traceId: string
-  readonly sampled = true
+  readonly parent: Option.Option<Tracer.AnySpan>
+  readonly annotations: Context.Context<never>
+  readonly sampled: boolean
+  readonly kind: Tracer.SpanKind
   status: Tracer.SpanStatus
   readonly attributes = new Map<string, unknown>()
   readonly events: Array<string> = []
   readonly links: Array<Tracer.SpanLink>
-  constructor(
-    readonly name: string,
-    readonly parent: Option.Option<Tracer.AnySpan>,
-    readonly context: Tracer.Span["context"],
-    links: ReadonlyArray<Tracer.SpanLink>,
-    startTime: bigint,
-    readonly kind: Tracer.SpanKind
-  ) {
-    this.status = { _tag: "Started", startTime }
-    this.traceId = Option.match(parent, { onNone: () => "fuzz", onSome: (span) => span.traceId })
+  constructor(options: SpanOptions) {
+    this.name = options.name
+    this.parent = options.parent
+    this.annotations = options.annotations
+    this.sampled = options.sampled
+    this.kind = options.kind
+    this.status = { _tag: "Started", startTime: options.startTime }
+    this.traceId = Option.match(options.parent, { onNone: () => "fuzz", onSome: (span) => span.traceId })
     this.spanId = Math.random().toString(16).slice(2)
-    this.links = [...links]
+    this.links = [...options.links]
   }
   end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
     this.status = { _tag: "Ended", startTime: this.status.startTime, endTime, exit }
@@ -314,11 +318,7 @@ class RecordingSpan implements Tracer.Span {
   }
 }
 
-const testTracer = Tracer.make({
-  span: (name, parent, context, links, startTime, kind) =>
-    new RecordingSpan(name, parent, context, links, startTime, kind),
-  context: (f) => f()
-})
+const testTracer = Tracer.make({ span: (options) => new RecordingSpan(options) })
 
 // ---------------------------------------------------------------------------
 // Leak detection
@@ -407,7 +407,7 @@ const excerptAround = (text: string, secretsFound: ReadonlyArray<string>): strin
 }
 
 describe("fuzz", () => {
-  it.scopedLive(
+  it.live(
     `${calls} seeded calls against a hostile server: no defect, hang or leak (seed ${seed})`,
     () =>
       Effect.gen(function*() {
@@ -429,9 +429,9 @@ describe("fuzz", () => {
           maxResponseBytes
         })
         const observed = Layer.mergeAll(
-          Logger.replace(Logger.defaultLogger, testLogger),
-          Logger.minimumLogLevel(LogLevel.All),
-          Layer.setTracer(testTracer)
+          Logger.layer([testLogger]),
+          Layer.succeed(References.MinimumLogLevel, "All"),
+          Layer.succeed(Tracer.Tracer, testTracer)
         )
 
         const results: Array<Result> = []
@@ -515,7 +515,7 @@ describe("fuzz", () => {
                 }
                 return result("success", "")
               }
-              if (Cause.isDie(exit.cause)) {
+              if (Cause.hasDies(exit.cause)) {
                 const defect = Cause.squash(exit.cause)
                 return result(
                   "defect",
@@ -526,10 +526,10 @@ describe("fuzz", () => {
                     : inspect(defect).slice(0, 300)
                 )
               }
-              if (Cause.isInterruptedOnly(exit.cause)) {
+              if (Cause.hasInterruptsOnly(exit.cause)) {
                 return result("interruption", Cause.pretty(exit.cause).slice(0, 300))
               }
-              const error = Option.getOrUndefined(Cause.failureOption(exit.cause))
+              const error = Option.getOrUndefined(Cause.findErrorOption(exit.cause))
               if (took > limit + grace) {
                 return result(
                   "hang",

@@ -136,7 +136,10 @@ export interface Hostile {
   readonly kinds: ReadonlyMap<string, number>
   /** Oversized answers, and how many of them the client read to the end. */
   readonly oversized: { readonly sent: number; readonly readToEnd: number }
-  /** Time the server spent planning (building) the answers of each call, ms: the same event loop as the client's. */
+  /**
+   * Time the server spent building and writing the answers of each call, ms (its synchronous work: planning,
+   * encoding and handing the bodies to the socket), on the same event loop as the client's.
+   */
   readonly serverMillis: ReadonlyMap<number, number>
   /** Connections currently open. */
   readonly openConnections: () => number
@@ -659,7 +662,17 @@ export const start = (input: Options): Promise<Hostile> => {
   const sockets = new Set<Socket>()
   let untagged = 0
 
-  const deliver = (request: IncomingMessage, response: ServerResponse, answer: Plan) => {
+  /** Runs some of the server's synchronous work for a call (untagged: -1), counting its time in `serverMillis`. */
+  const work = <A>(call: number, f: () => A): A => {
+    const started = performance.now()
+    try {
+      return f()
+    } finally {
+      if (call >= 0) serverMillis.set(call, (serverMillis.get(call) ?? 0) + performance.now() - started)
+    }
+  }
+
+  const deliver = (request: IncomingMessage, response: ServerResponse, answer: Plan, call: number) => {
     let gone = false
     response.on("close", () => {
       gone = true
@@ -693,7 +706,7 @@ export const start = (input: Options): Promise<Hostile> => {
       case "Normal":
         return writeAll()
       case "Delay": {
-        const timer = setTimeout(writeAll, answer.delivery.millis)
+        const timer = setTimeout(() => work(call, writeAll), answer.delivery.millis)
         response.on("close", () => clearTimeout(timer))
         return
       }
@@ -739,18 +752,16 @@ export const start = (input: Options): Promise<Hostile> => {
       const rng = new Rng(mix(options.seed, call < 0 ? 0xffff_ffff : call, attempt))
       const signature = request.headers["access-sign"]
       if (typeof signature === "string") signatures.add(signature)
-      const planning = performance.now()
-      const answer = path === "/api/v2/public/time" && rng.chance(0.7)
-        ? {
-          kind: "time",
-          status: 200,
-          headers: json,
-          body: envelopeText("00000", "success", Date.now(), JSON.stringify({ serverTime: String(Date.now()) })),
-          delivery: { _tag: "Normal" } as const
-        }
-        : plan(rng, options, request, path)
-      const planMillis = performance.now() - planning
-      if (call >= 0) serverMillis.set(call, (serverMillis.get(call) ?? 0) + planMillis)
+      const answer: Plan = work(call, () =>
+        path === "/api/v2/public/time" && rng.chance(0.7)
+          ? {
+            kind: "time",
+            status: 200,
+            headers: json,
+            body: envelopeText("00000", "success", Date.now(), JSON.stringify({ serverTime: String(Date.now()) })),
+            delivery: { _tag: "Normal" }
+          }
+          : plan(rng, options, request, path))
       seen.push({
         call,
         attempt,
@@ -760,7 +771,7 @@ export const start = (input: Options): Promise<Hostile> => {
         signature: typeof signature === "string" ? signature : undefined
       })
       kinds.set(answer.kind, (kinds.get(answer.kind) ?? 0) + 1)
-      deliver(request, response, answer)
+      work(call, () => deliver(request, response, answer, call))
     })
   })
   server.on("connection", (socket) => {

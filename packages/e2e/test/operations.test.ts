@@ -39,7 +39,7 @@ import {
 
 const sizes = { p2pOrders: 500, p2pDays: 60, taxRecords: 3_000, taxDays: 60, taxBurst: 0, futuresOrders: 500 }
 
-const decimal = BigDecimal.unsafeFromString
+const decimal = BigDecimal.fromStringUnsafe
 
 describe("operations", () => {
   onSandbox({ seed: 7, sizes })((it) => {
@@ -155,8 +155,8 @@ describe("operations", () => {
           assertDecimal(decoded.singleUserLimit, truth.singleUserLimit, `${truth.symbol} singleUserLimit`)
           assertDecimal(decoded.masterSubLimit, truth.masterSubLimit, `${truth.symbol} masterSubLimit`)
           assertDecimal(decoded.marketMakerLimit, truth.marketMakerLimit, `${truth.symbol} marketMakerLimit`)
-          assert.isTrue(BigDecimal.lessThan(decoded.singleUserLimit, decoded.masterSubLimit))
-          assert.isTrue(BigDecimal.lessThan(decoded.masterSubLimit, decoded.marketMakerLimit))
+          assert.isTrue(BigDecimal.isLessThan(decoded.singleUserLimit, decoded.masterSubLimit))
+          assert.isTrue(BigDecimal.isLessThan(decoded.masterSubLimit, decoded.marketMakerLimit))
         }
         assert.deepStrictEqual((yield* logOf("open-interest-limit")).map((e) => e.signature), ["valid", "valid"])
       }))
@@ -170,10 +170,10 @@ describe("operations", () => {
         assert.strictEqual(book.a.length, 20)
         assert.strictEqual(book.b.length, 20)
         for (let i = 1; i < 20; i++) {
-          assert.isTrue(BigDecimal.greaterThan(book.a[i]!.price, book.a[i - 1]!.price), "asks ascending")
-          assert.isTrue(BigDecimal.lessThan(book.b[i]!.price, book.b[i - 1]!.price), "bids descending")
+          assert.isTrue(BigDecimal.isGreaterThan(book.a[i]!.price, book.a[i - 1]!.price), "asks ascending")
+          assert.isTrue(BigDecimal.isLessThan(book.b[i]!.price, book.b[i - 1]!.price), "bids descending")
         }
-        assert.isTrue(BigDecimal.greaterThan(book.a[0]!.price, book.b[0]!.price), "the book is not crossed")
+        assert.isTrue(BigDecimal.isGreaterThan(book.a[0]!.price, book.b[0]!.price), "the book is not crossed")
         assert.isTrue([...book.a, ...book.b].every((level) => BigDecimal.isPositive(level.nonRpiQuantity)))
         assert.isTrue([...book.a, ...book.b].every((level) => !BigDecimal.isNegative(level.rpiQuantity)))
         assert.isTrue(
@@ -253,8 +253,8 @@ describe("operations", () => {
         const start = end - 30 * DAY
         const records = yield* TaxRecords.spotRecords({
           coin: "币安人生",
-          startTime: DateTime.unsafeMake(start),
-          endTime: DateTime.unsafeMake(end),
+          startTime: DateTime.makeUnsafe(start),
+          endTime: DateTime.makeUnsafe(end),
           limit: 500
         }).pipe(withClient({ key: "rsa" }))
         const expected = dataset.taxRecords(apiKeyOf(sandbox, "rsa"), { start, end }).filter((r) =>
@@ -339,8 +339,8 @@ describe("operations", () => {
           assert.deepStrictEqual(rates.map((list) => list.map((r) => r.symbol)), [["BTC$USDT"], ["币安人生USDT"]], key)
           const tax = yield* TaxRecords.spotRecords({
             coin: "BTC$",
-            startTime: DateTime.unsafeMake(Date.now() - 20 * DAY),
-            endTime: DateTime.unsafeMake(Date.now()),
+            startTime: DateTime.makeUnsafe(Date.now() - 20 * DAY),
+            endTime: DateTime.makeUnsafe(Date.now()),
             limit: 20
           }).pipe(withClient({ key }))
           assert.isAbove(tax.length, 0, key)
@@ -572,8 +572,8 @@ describe("operations", () => {
         }
         const tooLong = yield* failureOf(
           TaxRecords.spotRecords({
-            startTime: DateTime.unsafeMake(Date.now() - 31 * DAY),
-            endTime: DateTime.unsafeMake(Date.now())
+            startTime: DateTime.makeUnsafe(Date.now() - 31 * DAY),
+            endTime: DateTime.makeUnsafe(Date.now())
           }).pipe(withClient())
         )
         assert.instanceOf(tooLong, BitgetError.BitgetRequestError)

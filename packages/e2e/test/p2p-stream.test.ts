@@ -30,7 +30,7 @@ describe("P2pOrders.stream", () => {
       name: "p2p stream",
       route: "p2p-orders",
       client: { ...walkClient("p2p.orderList", 10 * scale), key: "rsa" },
-      stream: (sandbox) => P2pOrders.stream({ startTime: DateTime.unsafeMake(startOf(sandbox)), pageSize: 50 }),
+      stream: (sandbox) => P2pOrders.stream({ startTime: DateTime.makeUnsafe(startOf(sandbox)), pageSize: 50 }),
       id: (order) => order.orderId,
       expected: (sandbox) => oracle(sandbox).p2pIds("rsa", startOf(sandbox), Date.now())
     }

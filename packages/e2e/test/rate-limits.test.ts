@@ -6,14 +6,14 @@
  */
 import { BitgetError, FundNetFlow, OpenInterestLimit, Symbols } from "@bitget-effect/core"
 import { assert, describe } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { freshSandbox, logOf, onSandbox, withClient } from "./support.js"
 
 /** `n` calls at once to an endpoint limited to 5 per second per UID. */
 const openInterestBurstOf = (n: number) =>
   Effect.all(
     Array.from({ length: n }, () =>
-      Effect.either(OpenInterestLimit.openInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" }))),
+      Effect.result(OpenInterestLimit.openInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" }))),
     { concurrency: "unbounded" }
   )
 
@@ -21,7 +21,7 @@ const openInterestBurst = openInterestBurstOf(8)
 
 /** 26 calls at once to an endpoint limited to 20 per second per IP. */
 const symbolsBurst = Effect.all(
-  Array.from({ length: 26 }, () => Effect.either(Symbols.symbols({ symbol: "ETHUSDT" }))),
+  Array.from({ length: 26 }, () => Effect.result(Symbols.symbols({ symbol: "ETHUSDT" }))),
   { concurrency: "unbounded" }
 )
 
@@ -33,8 +33,8 @@ describe("rate limits", () => {
         const outcomes = yield* openInterestBurst.pipe(
           withClient({ rateLimit: { enabled: false }, retry: { maxAttempts: 1 } })
         )
-        const failures = outcomes.filter(Either.isLeft).map((outcome) => outcome.left)
-        assert.strictEqual(outcomes.filter(Either.isRight).length, 5, "the sandbox serves exactly its limit")
+        const failures = outcomes.filter(Result.isFailure).map((outcome) => outcome.failure)
+        assert.strictEqual(outcomes.filter(Result.isSuccess).length, 5, "the sandbox serves exactly its limit")
         assert.strictEqual(failures.length, 3)
         for (const error of failures) {
           assert.instanceOf(error, BitgetError.BitgetApiError)
@@ -53,7 +53,7 @@ describe("rate limits", () => {
       Effect.gen(function*() {
         const sandbox = yield* freshSandbox
         const outcomes = yield* openInterestBurst.pipe(withClient())
-        assert.isTrue(outcomes.every(Either.isRight))
+        assert.isTrue(outcomes.every(Result.isSuccess))
         const log = yield* logOf("open-interest-limit")
         assert.deepStrictEqual(log.map((e) => e.status), Array(8).fill(200), "8 requests, no 429, no retry")
         assert.strictEqual((yield* sandbox.stats).limitViolations, 0)
@@ -65,13 +65,13 @@ describe("rate limits", () => {
         const unlimited = yield* symbolsBurst.pipe(
           withClient({ key: "none", rateLimit: { enabled: false }, retry: { maxAttempts: 1 } })
         )
-        const refused = unlimited.filter(Either.isLeft).map((outcome) => outcome.left)
+        const refused = unlimited.filter(Result.isFailure).map((outcome) => outcome.failure)
         assert.strictEqual(refused.length, 6)
         assert.isTrue(refused.every((error) => BitgetError.isApiErrorOfKind("RateLimited")(error)))
 
         yield* sandbox.reset
         const limited = yield* symbolsBurst.pipe(withClient({ key: "none" }))
-        assert.isTrue(limited.every(Either.isRight))
+        assert.isTrue(limited.every(Result.isSuccess))
         const log = yield* logOf("symbols")
         assert.strictEqual(log.length, 26)
         assert.isFalse(log.some((e) => e.rateLimited), "no call went over the exchange's limit")
@@ -81,11 +81,11 @@ describe("rate limits", () => {
       Effect.gen(function*() {
         yield* freshSandbox
         const [first, second] = yield* Effect.all([
-          Effect.either(FundNetFlow.fundNetFlow({ symbol: "BTCUSDT" })),
-          Effect.either(FundNetFlow.fundNetFlow({ symbol: "ETHUSDT" }))
+          Effect.result(FundNetFlow.fundNetFlow({ symbol: "BTCUSDT" })),
+          Effect.result(FundNetFlow.fundNetFlow({ symbol: "ETHUSDT" }))
         ]).pipe(withClient({ key: "none", rateLimit: { maxWait: "200 millis" } }))
-        assert.isTrue(first !== undefined && Either.isRight(first))
-        const error = second !== undefined && Either.isLeft(second) ? second.left : undefined
+        assert.isTrue(first !== undefined && Result.isSuccess(first))
+        const error = second !== undefined && Result.isFailure(second) ? second.failure : undefined
         assert.instanceOf(error, BitgetError.RateLimitWaitExceeded, "1 call per second: the second would wait ~1 s")
         assert.strictEqual((yield* logOf("fund-net-flow")).length, 1)
       }))
@@ -98,7 +98,7 @@ describe("rate limits", () => {
           openInterestBurstOf(5).pipe(withClient()),
           openInterestBurstOf(5).pipe(withClient())
         ], { concurrency: 2 })
-        assert.isTrue(both.flat().every(Either.isRight), "every call eventually succeeded")
+        assert.isTrue(both.flat().every(Result.isSuccess), "every call eventually succeeded")
         const log = yield* logOf("open-interest-limit")
         assert.isAbove(log.filter((e) => e.rateLimited).length, 0, "the exchange did refuse some calls")
         assert.strictEqual(log.filter((e) => e.status === 200).length, 10)

@@ -37,18 +37,21 @@ import {
 import type { RequestLog } from "@bitget-effect/sandbox"
 import { Sandbox } from "@bitget-effect/sandbox"
 import { assert, describe } from "@effect/vitest"
-import { BigDecimal, Cause, Chunk, DateTime, Effect, Exit, FastCheck as fc, Option, Stream } from "effect"
+import { Arbitrary, BigDecimal, Cause, DateTime, Effect, Exit, Option, Schema, Stream } from "effect"
 import type { ClientOptions } from "./support.js"
 import { DAY, onSandbox, withClient } from "./support.js"
 
 const seed = Number(process.env.PROPERTY_SEED ?? 20_250_612)
 const runs = Number(process.env.PROPERTY_RUNS ?? 120)
 
-/** fast-check parameters: the fixed seed, a run count, and a bound on shrinking time. */
-const params = (numRuns = runs) => ({ seed, numRuns, interruptAfterTimeLimit: 15_000 })
-
 /** Test timeout of one property (ms): a failing property shrinks, one HTTP call per try. */
 const timeout = 90_000
+
+/**
+ * The options of one property: its timeout, the fixed seed, a run count, and a bound on shrinking (candidates
+ * tried, one HTTP call each, so that a failure is reported shrunk well within the timeout).
+ */
+const params = (count = runs) => ({ timeout, arbitrary: { seed, runs: count, maxShrinks: 100 } })
 
 /** One attempt, no client-side limiter: a refusal is the sandbox's first answer. */
 const client: ClientOptions = { retry: { maxAttempts: 1 }, timeout: "2 seconds", rateLimit: { enabled: false } }
@@ -177,11 +180,11 @@ const verdict = <A>(
       return
     }
     const cause = exit.cause
-    if (Cause.isDie(cause)) {
+    if (Cause.hasDies(cause)) {
       return assert.fail(`defect for ${what}:\n${Cause.pretty(cause).slice(0, 1_500)}`)
     }
-    if (Cause.isInterruptedOnly(cause)) return assert.fail(`interrupted: ${what}`)
-    const failure = Cause.failureOption(cause)
+    if (Cause.hasInterruptsOnly(cause)) return assert.fail(`interrupted: ${what}`)
+    const failure = Cause.findErrorOption(cause)
     if (Option.isNone(failure)) {
       return assert.fail(`no typed failure for ${what}:\n${Cause.pretty(cause).slice(0, 800)}`)
     }
@@ -209,8 +212,87 @@ const verdict = <A>(
   })
 
 // ---------------------------------------------------------------------------
-// Arbitraries
+// Arbitraries (Effect's `Arbitrary`, built to draw as fast-check's `oneof`, `constantFrom`, `string` and `record` did)
 // ---------------------------------------------------------------------------
+
+/** Integers from `minimum` to `maximum`, inclusive (edge values drawn more often early in a run). */
+const integer = (minimum: number, maximum: number): Arbitrary.Arbitrary<number> =>
+  Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum, maximum })))
+
+/** An index below `length`, each equally likely (a union's members are drawn without an edge bias). */
+const uniformIndex = (length: number): Arbitrary.Arbitrary<number> =>
+  Arbitrary.schema(Schema.Literals(Array.from({ length }, (_, index) => index)))
+
+/** One of the values, each equally likely. */
+const constantFrom = <A>(...values: ReadonlyArray<A>): Arbitrary.Arbitrary<A> =>
+  Arbitrary.map(uniformIndex(values.length), (index) => values[index] as A)
+
+/** One of the arbitraries, each chosen in proportion to its weight. */
+const oneof = <A>(
+  ...entries: ReadonlyArray<{ readonly weight: number; readonly arbitrary: Arbitrary.Arbitrary<A> }>
+): Arbitrary.Arbitrary<A> => {
+  const slots = entries.flatMap((entry) => Array.from({ length: entry.weight }, () => entry.arbitrary))
+  return Arbitrary.flatMap(uniformIndex(slots.length), (slot) => slots[slot] as Arbitrary.Arbitrary<A>)
+}
+
+/**
+ * Arrays of `minLength` to `maxLength` items (`Arbitrary.array` alone grows no longer than the run's size, 10 by
+ * default; fast-check's `array` with a `maxLength` went up to it).
+ */
+const arrayOf = <A>(
+  item: Arbitrary.Arbitrary<A>,
+  minLength: number,
+  maxLength: number
+): Arbitrary.Arbitrary<Array<A>> =>
+  Arbitrary.flatMap(
+    integer(minLength, maxLength),
+    (length) => Arbitrary.array(item, { minLength: length, maxLength: length })
+  )
+
+/** Strings of `minLength` to `maxLength` units. */
+const stringOf = (
+  unit: Arbitrary.Arbitrary<string>,
+  minLength: number,
+  maxLength: number
+): Arbitrary.Arbitrary<string> => Arbitrary.map(arrayOf(unit, minLength, maxLength), (units) => units.join(""))
+
+/** Printable ASCII characters (fast-check's default string unit). */
+const printable = Arbitrary.map(integer(0x20, 0x7e), (code) => String.fromCharCode(code))
+
+/** Any Unicode code point but a surrogate half (fast-check's `unit: "binary"`). */
+const codePoint = Arbitrary.map(
+  integer(0, 0x10ffff - 0x800),
+  (code) => String.fromCodePoint(code < 0xd800 ? code : code + 0x800)
+)
+
+/** The value of an arbitrary. */
+type ValueOf<T> = T extends Arbitrary.Arbitrary<infer A> ? A : never
+
+/**
+ * Records of the model's fields: the `required` ones always present, each other one absent one time in six (as
+ * fast-check's `record` with `requiredKeys`), absent meaning no key at all.
+ */
+const record = <Model extends Record<string, Arbitrary.Arbitrary<unknown>>, Required extends keyof Model = never>(
+  model: Model,
+  required: ReadonlyArray<Required>
+): Arbitrary.Arbitrary<
+  & { readonly [K in Required]: ValueOf<Model[K]> }
+  & { readonly [K in Exclude<keyof Model, Required>]?: ValueOf<Model[K]> }
+> => {
+  const fields = Object.entries(model).map(([key, arbitrary]) =>
+    required.some((name) => name === key)
+      ? Arbitrary.map(arbitrary, (value) => [[key, value] as const])
+      : oneof<ReadonlyArray<readonly [string, unknown]>>(
+        { weight: 1, arbitrary: Arbitrary.Constant([]) },
+        { weight: 5, arbitrary: Arbitrary.map(arbitrary, (value) => [[key, value] as const]) }
+      )
+  )
+  // `Object.fromEntries` forgets which keys it was given; they are the model's, each present unless optional and absent
+  return Arbitrary.map(Arbitrary.all(fields), (entries) => Object.fromEntries(entries.flat())) as Arbitrary.Arbitrary<
+    & { readonly [K in Required]: ValueOf<Model[K]> }
+    & { readonly [K in Exclude<keyof Model, Required>]?: ValueOf<Model[K]> }
+  >
+}
 
 /** Strings no request should carry, or should carry encoded: blanks, controls, surrogates, URL syntax, floods. */
 const specialStrings: ReadonlyArray<string> = [
@@ -247,16 +329,16 @@ const specialStrings: ReadonlyArray<string> = [
   "X".repeat(100_000)
 ]
 
-const blankUnit = fc.constantFrom(" ", "\t", "\n", "\r", "\u00a0", "\u3000", "\u200b", "\u0085", "\ufeff", "\u2028")
+const blankUnit = constantFrom(" ", "\t", "\n", "\r", "\u00a0", "\u3000", "\u200b", "\u0085", "\ufeff", "\u2028")
 
 /** Arbitrary text, weighted towards values the sandbox knows and towards hostile ones. */
-const text = (valid: ReadonlyArray<string>): fc.Arbitrary<string> =>
-  fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...valid) },
-    { weight: 3, arbitrary: fc.constantFrom(...specialStrings) },
-    { weight: 2, arbitrary: fc.string({ maxLength: 16 }) },
-    { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 16 }) },
-    { weight: 1, arbitrary: fc.string({ unit: blankUnit, minLength: 1, maxLength: 6 }) }
+const text = (valid: ReadonlyArray<string>): Arbitrary.Arbitrary<string> =>
+  oneof(
+    { weight: 4, arbitrary: constantFrom(...valid) },
+    { weight: 3, arbitrary: constantFrom(...specialStrings) },
+    { weight: 2, arbitrary: stringOf(printable, 0, 16) },
+    { weight: 2, arbitrary: stringOf(codePoint, 0, 16) },
+    { weight: 1, arbitrary: stringOf(blankUnit, 1, 6) }
   )
 
 const spotSymbols = ["BTCUSDT", "ETHUSDT", "btcusdt", "BTC$USDT", "币安人生USDT", "SOLUSDT"]
@@ -264,37 +346,40 @@ const futuresSymbols = ["BTCUSDT", "ETHUSDT", "BTCUSD", "ETHPERP"]
 const coins = ["USDT", "BTC", "ETH", "usdt"]
 
 /** Numeric ids: digits of every length, near misses, and arbitrary text. */
-const numericId = fc.oneof(
-  { weight: 3, arbitrary: fc.stringMatching(/^\d{1,30}$/) },
-  { weight: 1, arbitrary: fc.constantFrom("0", "-1", "1".repeat(31), "１２３", "12 ", "1e5", "0x10", "") },
+const numericId = oneof(
+  { weight: 3, arbitrary: stringOf(constantFrom(..."0123456789"), 1, 30) },
+  { weight: 1, arbitrary: constantFrom("0", "-1", "1".repeat(31), "１２３", "12 ", "1e5", "0x10", "") },
   { weight: 1, arbitrary: text(["1121000000000000000"]) }
 )
 
 /** Client order ids: the allowed alphabet, near misses, and arbitrary text. */
-const clientOid = fc.oneof(
-  { weight: 3, arbitrary: fc.stringMatching(/^[0-9a-zA-Z\-+_#]{1,49}$/) },
-  { weight: 1, arbitrary: fc.constantFrom("a".repeat(50), "grid 1", "grid/1", "ü", "") },
+const clientOid = oneof(
+  {
+    weight: 3,
+    arbitrary: stringOf(constantFrom(..."0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-+_#"), 1, 49)
+  },
+  { weight: 1, arbitrary: constantFrom("a".repeat(50), "grid 1", "grid/1", "ü", "") },
   { weight: 1, arbitrary: text(["sbx-000-0001"]) }
 )
 
-/** An enum field: its values, their near misses, and arbitrary text. */
-const enumText = <L extends string>(values: ReadonlyArray<L>): fc.Arbitrary<L> =>
-  fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...values) },
-    {
-      weight: 2,
-      arbitrary: fc.constantFrom(...values).map((value) => value.toUpperCase()) as fc.Arbitrary<L>
-    },
-    { weight: 2, arbitrary: text([...values, ` ${values[0]}`, `${values[0]}\r\n`]) as fc.Arbitrary<L> }
+/**
+ * An enum field: its values, their near misses, and arbitrary text (typed as the enum, which they are not: the
+ * point is to pass them where the type would refuse them).
+ */
+const enumText = <L extends string>(values: ReadonlyArray<L>): Arbitrary.Arbitrary<L> =>
+  oneof(
+    { weight: 3, arbitrary: constantFrom(...values) },
+    { weight: 2, arbitrary: Arbitrary.map(constantFrom(...values), (value) => value.toUpperCase() as L) },
+    { weight: 2, arbitrary: text([...values, ` ${values[0]}`, `${values[0]}\r\n`]) as Arbitrary.Arbitrary<L> }
   )
 
 /** A count: in range, at and past the bounds, fractional, negative, non-finite. */
 const count = (min: number, max: number) =>
-  fc.oneof(
-    { weight: 3, arbitrary: fc.integer({ min, max }) },
+  oneof(
+    { weight: 3, arbitrary: integer(min, max) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom(
+      arbitrary: constantFrom(
         min - 1,
         max + 1,
         0,
@@ -308,34 +393,42 @@ const count = (min: number, max: number) =>
         -0
       )
     },
-    { weight: 1, arbitrary: fc.integer() }
+    { weight: 1, arbitrary: integer(-0x8000_0000, 0x7fff_ffff) }
   )
 
 /** Decimals: ordinary, zero and negative, and exponents no string can spell out. */
-const decimal: fc.Arbitrary<BigDecimal.BigDecimal> = fc.oneof(
+const decimal: Arbitrary.Arbitrary<BigDecimal.BigDecimal> = oneof(
   {
     weight: 4,
-    arbitrary: fc.tuple(fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), fc.integer({ min: -6, max: 12 }))
-      .map(([value, scale]) => BigDecimal.make(value, scale))
+    arbitrary: Arbitrary.map(
+      Arbitrary.all([
+        Arbitrary.schema(Schema.BigInt.check(Schema.isBetweenBigInt({ minimum: -(10n ** 12n), maximum: 10n ** 12n }))),
+        integer(-6, 12)
+      ]),
+      ([value, scale]) => BigDecimal.make(value, scale)
+    )
   },
   {
     weight: 2,
-    arbitrary: fc.constantFrom(
-      "1e999999999",
-      "-1e999999999",
-      "1e-999999999",
-      "5e1000000",
-      "5e-1000000",
-      "1e30",
-      "1e-30",
-      "0",
-      "-0",
-      "-1",
-      "0.00000001",
-      "72000",
-      "5000.5",
-      "12345678901234567890123456789"
-    ).map((spelled) => BigDecimal.unsafeFromString(spelled))
+    arbitrary: Arbitrary.map(
+      constantFrom(
+        "1e999999999",
+        "-1e999999999",
+        "1e-999999999",
+        "5e1000000",
+        "5e-1000000",
+        "1e30",
+        "1e-30",
+        "0",
+        "-0",
+        "-1",
+        "0.00000001",
+        "72000",
+        "5000.5",
+        "12345678901234567890123456789"
+      ),
+      (spelled) => BigDecimal.fromStringUnsafe(spelled)
+    )
   }
 )
 
@@ -345,53 +438,58 @@ type Instant = { readonly _tag: "Ago"; readonly days: number; readonly millis: n
   readonly millis: number
 }
 
-const instant: fc.Arbitrary<Instant> = fc.oneof(
+/** An instant some days (and milliseconds) back, or ahead. */
+const ago: Arbitrary.Arbitrary<Instant> = oneof<Instant>(
   {
     weight: 4,
-    arbitrary: fc.record({
-      _tag: fc.constant("Ago" as const),
-      days: fc.integer({ min: -5, max: 120 }),
-      millis: fc.integer({ min: 0, max: DAY - 1 })
+    arbitrary: Arbitrary.all({
+      _tag: Arbitrary.Constant("Ago"),
+      days: integer(-5, 120),
+      millis: integer(0, DAY - 1)
     })
   },
   {
     weight: 1,
-    arbitrary: fc.record({
-      _tag: fc.constant("Ago" as const),
-      days: fc.constantFrom(0, 29, 30, 31, 89, 90, 91, 100, 365),
-      millis: fc.constant(0)
+    arbitrary: Arbitrary.all({
+      _tag: Arbitrary.Constant("Ago"),
+      days: constantFrom(0, 29, 30, 31, 89, 90, 91, 100, 365),
+      millis: Arbitrary.Constant(0)
+    })
+  }
+)
+
+const instant: Arbitrary.Arbitrary<Instant> = oneof<Instant>(
+  { weight: 5, arbitrary: ago },
+  {
+    weight: 1,
+    arbitrary: Arbitrary.all({
+      _tag: Arbitrary.Constant("At"),
+      millis: constantFrom(-8_640_000_000_000_000, -1, 0, 1, 253_402_300_800_000, 8_640_000_000_000_000)
     })
   },
   {
     weight: 1,
-    arbitrary: fc.record({
-      _tag: fc.constant("At" as const),
-      millis: fc.constantFrom(-8_640_000_000_000_000, -1, 0, 1, 253_402_300_800_000, 8_640_000_000_000_000)
-    })
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      _tag: fc.constant("At" as const),
-      millis: fc.integer({ min: -8_640_000_000_000_000, max: 8_640_000_000_000_000 })
+    arbitrary: Arbitrary.all({
+      _tag: Arbitrary.Constant("At"),
+      millis: integer(-8_640_000_000_000_000, 8_640_000_000_000_000)
     })
   }
 )
 
 /** Instants for streams: no absolute ones past ±1e13 ms (a stream over the whole DateTime range has its own test). */
-const streamInstant: fc.Arbitrary<Instant> = fc.oneof(
-  { weight: 5, arbitrary: instant.filter((at) => at._tag === "Ago") },
+const streamInstant: Arbitrary.Arbitrary<Instant> = oneof<Instant>(
+  { weight: 5, arbitrary: ago },
   {
     weight: 1,
-    arbitrary: fc.record({
-      _tag: fc.constant("At" as const),
-      millis: fc.constantFrom(-1, 0, 1, 1_500_000_000_000, 253_402_300_800_000)
+    arbitrary: Arbitrary.all({
+      _tag: Arbitrary.Constant("At"),
+      millis: constantFrom(-1, 0, 1, 1_500_000_000_000, 253_402_300_800_000)
     })
   }
 )
 
 const resolve = (at: Instant, now: number): DateTime.Utc =>
-  DateTime.unsafeMake(at._tag === "At" ? at.millis : now - at.days * DAY - at.millis)
+  DateTime.makeUnsafe(at._tag === "At" ? at.millis : now - at.days * DAY - at.millis)
 
 /** A time range with either end possibly missing. */
 type Range = { readonly startTime?: DateTime.Utc; readonly endTime?: DateTime.Utc }
@@ -428,35 +526,47 @@ const verdictAt = <A extends Timed, B>(
   )
 
 // ---------------------------------------------------------------------------
-// The properties, one sandbox per block
+// The properties, one sandbox per block (a property's examples, which fast-check ran first, are tests of their own)
 // ---------------------------------------------------------------------------
 
 describe("request validators: market data", () => {
   onSandbox(sandboxOptions(101))((it) => {
+    const symbols = (symbol: string) =>
+      verdict("symbols", { symbol }, Symbols.symbols({ symbol }), { ...client, key: "none" }, [["symbol", symbol]])
+
     it.effect.prop(
       "Symbols: any symbol is refused before sending or accepted",
       [text(spotSymbols)],
-      ([symbol]) =>
-        verdict("symbols", { symbol }, Symbols.symbols({ symbol }), { ...client, key: "none" }, [["symbol", symbol]]),
-      { timeout, fastCheck: { ...params(), examples: [[" "]] } }
+      ([symbol]) => symbols(symbol),
+      params()
     )
+
+    it.effect("Symbols: a blank symbol is refused before sending or accepted", () => symbols(" "), timeout)
+
+    const fundNetFlow = (symbol: string) =>
+      verdict("fundNetFlow", { symbol }, FundNetFlow.fundNetFlow({ symbol }), { ...client, key: "none" }, [[
+        "symbol",
+        symbol
+      ]])
 
     it.effect.prop(
       "FundNetFlow: any symbol is refused before sending or accepted",
       [text(spotSymbols)],
-      ([symbol]) =>
-        verdict("fundNetFlow", { symbol }, FundNetFlow.fundNetFlow({ symbol }), { ...client, key: "none" }, [[
-          "symbol",
-          symbol
-        ]]),
-      { timeout, fastCheck: { ...params(), examples: [["\uD800"]] } }
+      ([symbol]) => fundNetFlow(symbol),
+      params()
+    )
+
+    it.effect(
+      "FundNetFlow: a lone surrogate as the symbol is refused before sending or accepted",
+      () => fundNetFlow("\uD800"),
+      timeout
     )
 
     it.effect.prop(
       "RpiOrderBook: any category, symbol and limit are refused before sending or accepted",
-      [fc.record(
+      [record(
         { category: enumText(RpiOrderBook.rpiCategories), symbol: text(spotSymbols), limit: count(1, 200) },
-        { requiredKeys: ["category", "symbol"] }
+        ["category", "symbol"]
       )],
       ([request]) =>
         verdict(
@@ -466,14 +576,14 @@ describe("request validators: market data", () => {
           client,
           asGiven(request, "symbol", "category")
         ),
-      { timeout, fastCheck: params() }
+      params()
     )
 
     it.effect.prop(
       "TradeRates: any business type and symbol are refused before sending or accepted",
-      [fc.record(
+      [record(
         { businessType: enumText(TradeRates.BusinessType.literals), symbol: text(spotSymbols) },
-        { requiredKeys: ["businessType"] }
+        ["businessType"]
       )],
       ([request]) =>
         verdict(
@@ -483,12 +593,12 @@ describe("request validators: market data", () => {
           client,
           asGiven(request, "symbol", "businessType")
         ),
-      { timeout, fastCheck: params() }
+      params()
     )
 
     it.effect.prop(
       "OpenInterestLimit: any symbol and category are refused before sending or accepted",
-      [fc.record({ symbol: text(futuresSymbols), category: enumText(OpenInterestLimit.futuresCategories) })],
+      [Arbitrary.all({ symbol: text(futuresSymbols), category: enumText(OpenInterestLimit.futuresCategories) })],
       ([request]) =>
         verdict(
           "openInterestLimit",
@@ -497,33 +607,30 @@ describe("request validators: market data", () => {
           client,
           asGiven(request, "symbol", "category")
         ),
-      { timeout, fastCheck: params() }
+      params()
     )
   })
 })
 
 describe("request validators: trading", () => {
   onSandbox(sandboxOptions(102))((it) => {
-    const orderRef = fc.record(
-      { symbol: text(spotSymbols), orderId: numericId, clientOid },
-      { requiredKeys: [] }
-    )
+    const orderRef = record({ symbol: text(spotSymbols), orderId: numericId, clientOid }, [])
 
     it.effect.prop(
       "BatchCancel: any batch (0 to 60 orders, any ids, symbols and mode) is refused before sending or accepted",
-      [fc.record(
+      [record(
         {
           symbol: text(spotSymbols),
           batchMode: enumText(BatchCancel.BatchMode.literals),
-          orderList: fc.oneof(
-            { weight: 4, arbitrary: fc.array(orderRef, { minLength: 1, maxLength: 4 }) },
-            { weight: 1, arbitrary: fc.array(orderRef, { minLength: 0, maxLength: 60 }) }
+          orderList: oneof(
+            { weight: 4, arbitrary: arrayOf(orderRef, 1, 4) },
+            { weight: 1, arbitrary: arrayOf(orderRef, 0, 60) }
           )
         },
-        { requiredKeys: ["orderList"] }
+        ["orderList"]
       )],
       ([request]) => verdict("batchCancelOrders", request, BatchCancel.batchCancelOrders(request)),
-      { timeout, fastCheck: params() }
+      params()
     )
 
     const productTypes = [
@@ -536,7 +643,7 @@ describe("request validators: trading", () => {
 
     it.effect.prop(
       "PositionTpsl: any prices, sizes, strings and enums are refused before sending or accepted",
-      [fc.record(
+      [record(
         {
           marginCoin: text(coins),
           productType: enumText(productTypes),
@@ -554,26 +661,34 @@ describe("request validators: trading", () => {
           stopLossClientOid: clientOid,
           stpMode: enumText(PositionTpsl.StpMode.literals)
         },
-        { requiredKeys: ["marginCoin", "productType", "symbol", "holdSide"] }
+        ["marginCoin", "productType", "symbol", "holdSide"]
       )],
       ([request]) => verdict("placePositionTpsl", request, PositionTpsl.placePositionTpsl(request)),
-      { timeout, fastCheck: params() }
+      params()
     )
+
+    const triggerPrice = (price: BigDecimal.BigDecimal) => {
+      const request = {
+        marginCoin: "USDT",
+        productType: "USDT-FUTURES",
+        symbol: "BTCUSDT",
+        holdSide: "long",
+        stopLossTriggerPrice: price
+      } as const
+      return verdict("placePositionTpsl", request, PositionTpsl.placePositionTpsl(request))
+    }
 
     it.effect.prop(
       "PositionTpsl: any single trigger price is refused before sending or accepted",
       [decimal],
-      ([price]) => {
-        const request = {
-          marginCoin: "USDT",
-          productType: "USDT-FUTURES",
-          symbol: "BTCUSDT",
-          holdSide: "long",
-          stopLossTriggerPrice: price
-        } as const
-        return verdict("placePositionTpsl", request, PositionTpsl.placePositionTpsl(request))
-      },
-      { timeout, fastCheck: { ...params(60), examples: [[BigDecimal.unsafeFromString("1e999999999")]] } }
+      ([price]) => triggerPrice(price),
+      params(60)
+    )
+
+    it.effect(
+      "PositionTpsl: a trigger price of 1e999999999 is refused before sending or accepted",
+      () => triggerPrice(BigDecimal.fromStringUnsafe("1e999999999")),
+      timeout
     )
   })
 })
@@ -582,7 +697,7 @@ describe("request validators: history", () => {
   onSandbox(sandboxOptions(103))((it) => {
     it.effect.prop(
       "P2pOrders: any window, filters, cursor and limit are refused before sending or accepted",
-      [fc.record(
+      [record(
         {
           startTime: instant,
           endTime: instant,
@@ -596,7 +711,7 @@ describe("request validators: history", () => {
           fiat: text(["USD", "EUR"]),
           orderNo: text(["4121000000000000000"])
         },
-        { requiredKeys: [] }
+        []
       )],
       ([request]) =>
         verdictAt(
@@ -605,14 +720,14 @@ describe("request validators: history", () => {
           (resolved) => P2pOrders.p2pOrders(resolved),
           asGiven(request, "coin", "fiat", "advNo", "orderNo", "idLessThan", "status")
         ),
-      { timeout, fastCheck: params() }
+      params()
     )
 
     it.effect.prop(
       "TaxRecords: any window, coin, cursor and limit are refused before sending or accepted",
-      [fc.record(
+      [record(
         { startTime: instant, endTime: instant, coin: text(coins), limit: count(1, 500), idLessThan: numericId },
-        { requiredKeys: ["startTime", "endTime"] }
+        ["startTime", "endTime"]
       )],
       ([request]) =>
         verdictAt(
@@ -621,12 +736,12 @@ describe("request validators: history", () => {
           (resolved) => TaxRecords.spotRecords(resolved),
           asGiven(request, "coin", "idLessThan")
         ),
-      { timeout, fastCheck: params() }
+      params()
     )
 
     it.effect.prop(
       "FuturesHistory: any product type, filters, ids, window and limit are refused before sending or accepted",
-      [fc.record(
+      [record(
         {
           productType: enumText(FuturesHistory.productTypes),
           orderId: numericId,
@@ -638,7 +753,7 @@ describe("request validators: history", () => {
           endTime: instant,
           limit: count(1, 100)
         },
-        { requiredKeys: ["productType"] }
+        ["productType"]
       )],
       ([request]) =>
         verdictAt("ordersHistory", request, (resolved) => FuturesHistory.ordersHistory(resolved), [
@@ -646,7 +761,7 @@ describe("request validators: history", () => {
           ["clientOid", request.orderId === undefined ? request.clientOid : undefined],
           ...asGiven(request, "idLessThan", "orderSource")
         ]),
-      { timeout, fastCheck: params() }
+      params()
     )
 
     // a range with one end missing is completed by the operation (P2P and futures history alike)
@@ -667,9 +782,15 @@ describe("request validators: history", () => {
     for (const [name, route, call] of rangeCalls) {
       it.effect.prop(
         `${name}: any window alone (either end missing) is refused before sending or accepted`,
-        [fc.record({ startTime: instant, endTime: instant }, { requiredKeys: [] })],
+        [record({ startTime: instant, endTime: instant }, [])],
         ([request]) => verdictAt(route, request, call),
-        { timeout, fastCheck: { ...params(), examples: [[{ startTime: { _tag: "Ago", days: 100, millis: 0 } }]] } }
+        params()
+      )
+
+      it.effect(
+        `${name}: a start 100 days back and no end is refused before sending or accepted`,
+        () => verdictAt(route, { startTime: { _tag: "Ago", days: 100, millis: 0 } }, call),
+        timeout
       )
     }
   })
@@ -677,15 +798,14 @@ describe("request validators: history", () => {
 
 describe("request validators: streams (up to three elements)", () => {
   onSandbox(sandboxOptions(104))((it) => {
-    const firstThree = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-      Effect.map(Stream.runCollect(Stream.take(stream, 3)), Chunk.toReadonlyArray)
-    const order = fc.constantFrom("newestFirst" as const, "oldestFirst" as const)
+    const firstThree = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(Stream.take(stream, 3))
+    const order = constantFrom("newestFirst" as const, "oldestFirst" as const)
 
     it.effect.prop(
       "TaxRecords.stream: any range, coin, page size and order are refused before sending or accepted",
-      [fc.record(
+      [record(
         { startTime: streamInstant, endTime: streamInstant, coin: text(coins), pageSize: count(1, 500), order },
-        { requiredKeys: ["startTime", "endTime"] }
+        ["startTime", "endTime"]
       )],
       ([request]) =>
         verdictAt(
@@ -693,12 +813,12 @@ describe("request validators: streams (up to three elements)", () => {
           request,
           (resolved) => Effect.suspend(() => firstThree(TaxRecords.stream(resolved)))
         ),
-      { timeout, fastCheck: params(60) }
+      params(60)
     )
 
     it.effect.prop(
       "P2pOrders.stream: any range, filters, page size and order are refused before sending or accepted",
-      [fc.record(
+      [record(
         {
           startTime: streamInstant,
           endTime: streamInstant,
@@ -707,7 +827,7 @@ describe("request validators: streams (up to three elements)", () => {
           pageSize: count(1, 100),
           order
         },
-        { requiredKeys: ["startTime"] }
+        ["startTime"]
       )],
       ([request]) =>
         verdictAt(
@@ -715,12 +835,12 @@ describe("request validators: streams (up to three elements)", () => {
           request,
           (resolved) => Effect.suspend(() => firstThree(P2pOrders.stream(resolved)))
         ),
-      { timeout, fastCheck: params(60) }
+      params(60)
     )
 
     it.effect.prop(
       "FuturesHistory.stream: any range, filters, page size and order are refused before sending or accepted",
-      [fc.record(
+      [record(
         {
           productType: enumText(FuturesHistory.productTypes),
           symbol: text(futuresSymbols),
@@ -730,7 +850,7 @@ describe("request validators: streams (up to three elements)", () => {
           pageSize: count(1, 100),
           order
         },
-        { requiredKeys: ["productType"] }
+        ["productType"]
       )],
       ([request]) =>
         verdictAt(
@@ -738,7 +858,7 @@ describe("request validators: streams (up to three elements)", () => {
           request,
           (resolved) => Effect.suspend(() => firstThree(FuturesHistory.stream(resolved)))
         ),
-      { timeout, fastCheck: params(60) }
+      params(60)
     )
 
     it.effect(
@@ -746,8 +866,8 @@ describe("request validators: streams (up to three elements)", () => {
       () =>
         Effect.gen(function*() {
           for (const make of ["TaxRecords", "P2pOrders"] as const) {
-            const end = DateTime.unsafeMake(Date.now())
-            const start = DateTime.subtract(end, { millis: 1e15 })
+            const end = DateTime.makeUnsafe(Date.now())
+            const start = DateTime.subtract(end, { milliseconds: 1e15 })
             const started = Date.now()
             const stream: Stream.Stream<unknown, BitgetError.BitgetError, BitgetClient.BitgetClient> =
               make === "TaxRecords"
@@ -768,36 +888,46 @@ describe("request validators: credentials and header values", () => {
     /** Retries on, so a refusal that is retried as a network failure shows as such. */
     const retrying: ClientOptions = { ...client, retry: { maxAttempts: 3, baseDelay: "5 millis", jitter: false } }
 
+    const channelApiCode = (code: string) =>
+      verdict(
+        "symbols with channelApiCode",
+        { channelApiCode: code },
+        Symbols.symbols({ symbol: "BTCUSDT" }),
+        { ...retrying, key: "none", channelApiCode: code }
+      )
+
     it.effect.prop(
       "a channel API code is refused before sending or sent as a header the sandbox reads",
       [text(["broker-1"])],
-      ([channelApiCode]) =>
-        verdict(
-          "symbols with channelApiCode",
-          { channelApiCode },
-          Symbols.symbols({ symbol: "BTCUSDT" }),
-          { ...retrying, key: "none", channelApiCode }
-        ),
-      { timeout, fastCheck: { ...params(80), examples: [["broker\r\n1"]] } }
+      ([code]) => channelApiCode(code),
+      params(80)
     )
+
+    it.effect(
+      "a channel API code with CR/LF is refused before sending or sent as a header the sandbox reads",
+      () => channelApiCode("broker\r\n1"),
+      timeout
+    )
+
+    const credentials = (given: { readonly apiKey: string; readonly passphrase: string }) =>
+      verdict(
+        "tradeRates with credentials",
+        given,
+        TradeRates.tradeRates({ businessType: "spot" }),
+        { ...retrying, credentials: Credentials.hmac({ ...given, secret: "fuzz-secret" }) }
+      )
 
     it.effect.prop(
       "an API key and passphrase are refused before sending or sent as headers the sandbox reads",
-      [fc.record({ apiKey: text(["bg_fuzz_key"]), passphrase: text(["sandbox-passphrase"]) })],
-      ([credentials]) =>
-        verdict(
-          "tradeRates with credentials",
-          credentials,
-          TradeRates.tradeRates({ businessType: "spot" }),
-          { ...retrying, credentials: Credentials.hmac({ ...credentials, secret: "fuzz-secret" }) }
-        ),
-      {
-        timeout,
-        fastCheck: {
-          ...params(80),
-          examples: [[{ apiKey: "bg_fuzz_key\r\nX-Injected: 1", passphrase: "sandbox-passphrase" }]]
-        }
-      }
+      [Arbitrary.all({ apiKey: text(["bg_fuzz_key"]), passphrase: text(["sandbox-passphrase"]) })],
+      ([given]) => credentials(given),
+      params(80)
+    )
+
+    it.effect(
+      "an API key with CR/LF and a header after it is refused before sending or sent as a header the sandbox reads",
+      () => credentials({ apiKey: "bg_fuzz_key\r\nX-Injected: 1", passphrase: "sandbox-passphrase" }),
+      timeout
     )
   })
 })

@@ -15,7 +15,7 @@ import type { RequestLog, Route } from "@bitget-effect/sandbox"
 import { Dataset, Fault, Sandbox } from "@bitget-effect/sandbox"
 import { assert, layer } from "@effect/vitest"
 import type { Duration } from "effect"
-import { BigDecimal, Cause, Chunk, DateTime, Effect, Exit, Option, Stream } from "effect"
+import { BigDecimal, Cause, DateTime, Effect, Exit, Option, Stream } from "effect"
 
 /** The demo keys of a sandbox. */
 export type KeyName = "hmac" | "rsa" | "marketMaker"
@@ -67,7 +67,7 @@ export const freshSandbox: Effect.Effect<Sandbox.Sandbox.Service, never, Sandbox
  */
 export const failureOf = <A, E, R>(
   effect: Effect.Effect<A, E, R>,
-  within: Duration.DurationInput = "10 seconds"
+  within: Duration.Input = "10 seconds"
 ): Effect.Effect<E, never, R> =>
   Effect.gen(function*() {
     const exit = yield* Effect.exit(Effect.timeoutOption(effect, within))
@@ -76,9 +76,9 @@ export const failureOf = <A, E, R>(
         ? assert.fail(`no answer within ${String(within)}: the call hung`)
         : assert.fail(`expected a failure, got a success: ${String(exit.value.value)}`)
     }
-    assert.isFalse(Cause.isDie(exit.cause), `a defect instead of a typed failure:\n${Cause.pretty(exit.cause)}`)
-    assert.isFalse(Cause.isInterrupted(exit.cause), `interrupted:\n${Cause.pretty(exit.cause)}`)
-    const failure = Cause.failureOption(exit.cause)
+    assert.isFalse(Cause.hasDies(exit.cause), `a defect instead of a typed failure:\n${Cause.pretty(exit.cause)}`)
+    assert.isFalse(Cause.hasInterrupts(exit.cause), `interrupted:\n${Cause.pretty(exit.cause)}`)
+    const failure = Cause.findErrorOption(exit.cause)
     return Option.isSome(failure) ? failure.value : assert.fail(`no typed failure in:\n${Cause.pretty(exit.cause)}`)
   })
 
@@ -148,7 +148,7 @@ export const clientClockOffset: Effect.Effect<number, never, BitgetClient.Bitget
 /** Asserts an exact decimal equals the exchange's string. */
 export const assertDecimal = (actual: BigDecimal.BigDecimal, expected: string, what: string) =>
   assert.isTrue(
-    BigDecimal.equals(actual, BigDecimal.unsafeFromString(expected)),
+    BigDecimal.equals(actual, BigDecimal.fromStringUnsafe(expected)),
     `${what}: decoded ${BigDecimal.format(actual)}, sent ${JSON.stringify(expected)}`
   )
 
@@ -215,7 +215,7 @@ const assertYields = <A>(
 ): Effect.Effect<ReadonlyArray<A>, BitgetError.BitgetError, Sandbox.Sandbox> =>
   Effect.gen(function*() {
     const expected = walk.expected(sandbox)
-    const items = Chunk.toReadonlyArray(yield* Stream.runCollect(stream).pipe(withClient(walk.client)))
+    const items = yield* Stream.runCollect(stream).pipe(withClient(walk.client))
     const ids = items.map(walk.id)
     assertNewestFirstUnique(ids, what)
     assert.deepStrictEqual(ids, expected, `${what}: exactly the sandbox's records, in order`)

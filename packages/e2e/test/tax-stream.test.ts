@@ -43,8 +43,8 @@ describe("TaxRecords.stream", () => {
       client: walkClient("tax.spotRecords", scale),
       stream: (sandbox) =>
         TaxRecords.stream({
-          startTime: DateTime.unsafeMake(range(sandbox).start),
-          endTime: DateTime.unsafeMake(range(sandbox).end),
+          startTime: DateTime.makeUnsafe(range(sandbox).start),
+          endTime: DateTime.makeUnsafe(range(sandbox).end),
           pageSize: 50
         }),
       id: (record) => record.id,
