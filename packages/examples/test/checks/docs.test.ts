@@ -94,6 +94,39 @@ describe("the guides", () => {
   })
 })
 
+/** Effect 3 APIs that Effect 4 removed or renamed, each with what replaced it. */
+const effect3: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    /@effect\/platform(?!-)|@effect\/schema|@effect\/cli|effect@\^3/,
+    "effect 4's own modules (effect/http, effect/cli)"
+  ],
+  [/\bEither\b|Effect\.either\b/, "Result, Effect.result"],
+  [/Effect\.(catchAll|catchAllCause|catchSome|forkDaemon|zipRight|zipLeft|async|tapErrorCause)\b/, "Effect 4's names"],
+  [/Context\.(Tag|GenericTag)\b|\bFiberRef\b|\bParseResult\b|Metric\.tagged\b/, "Context.Service, Context.Reference"],
+  [/\.unsafe(Make|FromString|Get)\b|Schema\.(optionalWith|transformOrFail|typeSchema)\b/, "makeUnsafe, Schema 4"],
+  [/\bit\.(scoped|scopedLive)\b/, "it.effect, it.live"]
+]
+
+describe("the docs are on Effect 4", () => {
+  it("no example, code block or install line uses an Effect 3 API", () => {
+    const sources = [
+      ...guides().flatMap((file) =>
+        blocks(read(file))
+          .filter((block) => isTypeScript(block) || block.lang === "sh")
+          .map((block) => [file, block.code] as const)
+      ),
+      ...[...exampleFiles()].map((file) => [file, read(file)] as const)
+    ]
+    assert.isAtLeast(sources.length, 20)
+    for (const [file, code] of sources) {
+      for (const [pattern, instead] of effect3) {
+        const found = pattern.exec(code)
+        assert.isNull(found, `${file}: ${found?.[0]} is Effect 3 (use ${instead})`)
+      }
+    }
+  })
+})
+
 /** The modules of core that describe an endpoint, with it. */
 const operationModules = Object.entries(Core).flatMap(([name, module]) =>
   "endpoint" in module ? [{ name, endpoint: module.endpoint as Core.Endpoint.Endpoint<unknown, unknown> }] : []
