@@ -54,7 +54,7 @@ const run = <E>(sandbox: Sandbox.Sandbox.Service, drive: Effect.Effect<void, E>)
   Effect.gen(function*() {
     yield* sandbox.clearRequests
     const start = yield* sandbox.serverTime
-    const fiber = yield* Effect.fork(drive)
+    const fiber = yield* Effect.forkChild(drive)
     yield* Effect.sleep(Duration.seconds(warmUp + seconds))
     yield* Fiber.interrupt(fiber)
     return yield* measure(sandbox, start + warmUp * 1000)

@@ -16,7 +16,7 @@ import * as SchemaAST from "effect/SchemaAST"
 import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaIssue from "effect/SchemaIssue"
 import type { FastDecodeBuild } from "./internal/decoder.js"
-import { bail, leaf, withFastDecode } from "./internal/decoder.js"
+import { absent, bail, leaf, withFastDecode } from "./internal/decoder.js"
 
 /** A decimal in normal form: its sign, its digits without the sign, and its scale. */
 const parts = (value: BigDecimal.BigDecimal) => {
@@ -242,21 +242,25 @@ const OptionOf = <S extends Schema.Top>(value: S) =>
     }
   })
 
+/** `true` for a property that is missing or `undefined`, which a decoding default stands in for. */
+const defaulted = (input: unknown): boolean => input === absent || input === undefined
+
 /**
- * The fast decoder of an optional value: `None` for what `absent` accepts,
- * else `Some` of the inner value, bailing where `refused` holds of it (a
- * value the `Option`'s own filter refuses).
+ * The fast decoder of an optional value with its decoding default: `None`
+ * for a missing or `undefined` property and for what `unset` accepts, else
+ * `Some` of the inner value, bailing where `refused` holds of it (a value the
+ * `Option`'s own filter refuses).
  */
 const fastOption = (
   schema: Schema.Top,
-  absent: (input: unknown) => boolean,
+  unset: (input: unknown) => boolean,
   refused: (value: unknown) => boolean = () => false
 ): FastDecodeBuild =>
 (compile) => {
   const inner = compile(schema.ast)
   if (inner === undefined) return undefined
   return (input) => {
-    if (absent(input)) return Option.none()
+    if (defaulted(input) || unset(input)) return Option.none()
     const value = inner(input)
     return value === bail || refused(value) ? bail : Option.some(value)
   }
@@ -270,14 +274,22 @@ const fastOption = (
  * @since 0.1.0
  * @category optional values
  */
-export const ListOrEmpty = <A, I>(item: Schema.Codec<A, I>) =>
-  Schema.Unknown.pipe(
-    Schema.decodeTo(Schema.Array(item), {
-      decode: SchemaGetter.transform((value) => (isAbsent(value) ? [] : value) as ReadonlyArray<I>),
-      encode: SchemaGetter.passthroughSupertype()
-    }),
-    Schema.withDecodingDefault(Effect.succeed(null))
+export const ListOrEmpty = <A, I>(item: Schema.Codec<A, I>) => {
+  const list = Schema.Array(item)
+  return withFastDecode(
+    Schema.Unknown.pipe(
+      Schema.decodeTo(list, {
+        decode: SchemaGetter.transform((value) => (isAbsent(value) ? [] : value) as ReadonlyArray<I>),
+        encode: SchemaGetter.passthroughSupertype()
+      }),
+      Schema.withDecodingDefault(Effect.succeed(null))
+    ),
+    (compile) => {
+      const items = compile(list.ast)
+      return items && ((input) => (defaulted(input) || isAbsent(input) ? [] : items(input)))
+    }
   )
+}
 
 /**
  * An object the exchange may send as `null` or `""` or leave out, as an
@@ -288,23 +300,26 @@ export const ListOrEmpty = <A, I>(item: Schema.Codec<A, I>) =>
  */
 export const OptionalObject = <A, I>(schema: Schema.Codec<A, I>) =>
   withFastDecode(
-    Schema.Unknown.pipe(Schema.decodeTo(OptionOf(Schema.toType(schema)), {
-      decode: SchemaGetter.transformEffect((value: unknown) =>
-        isAbsent(value)
-          ? Effect.succeed(Option.none())
-          : Effect.mapBothEager(Schema.decodeUnknownEffect(schema)(value), {
-            onFailure: (error) => error.issue,
-            onSuccess: Option.some
-          })
-      ),
-      encode: SchemaGetter.transformEffect((value: Option.Option<A>) =>
-        Option.isNone(value)
-          ? Effect.succeed(null)
-          : Effect.mapError(Schema.encodeEffect(schema)(value.value), (error) => error.issue)
-      )
-    })),
+    Schema.Unknown.pipe(
+      Schema.decodeTo(OptionOf(Schema.toType(schema)), {
+        decode: SchemaGetter.transformEffect((value: unknown) =>
+          isAbsent(value)
+            ? Effect.succeed(Option.none())
+            : Effect.mapBothEager(Schema.decodeUnknownEffect(schema)(value), {
+              onFailure: (error) => error.issue,
+              onSuccess: Option.some
+            })
+        ),
+        encode: SchemaGetter.transformEffect((value: Option.Option<A>) =>
+          Option.isNone(value)
+            ? Effect.succeed(null)
+            : Effect.mapError(Schema.encodeEffect(schema)(value.value), (error) => error.issue)
+        )
+      }),
+      Schema.withDecodingDefault(Effect.succeed(null))
+    ),
     fastOption(schema, isAbsent)
-  ).pipe(Schema.withDecodingDefault(Effect.succeed(null)))
+  )
 
 /**
  * A millisecond timestamp as a query parameter (always a string on the wire),
@@ -330,17 +345,20 @@ const spellsUnset = (value: unknown): boolean => value === "" || (value instance
  */
 export const Maybe = <A, I>(schema: Schema.Codec<A, I>) =>
   withFastDecode(
-    Schema.NullOr(Schema.Union([Schema.Literal(""), schema])).pipe(Schema.decodeTo(
-      OptionOf(Schema.toType(schema).check(Schema.makeFilter((value) => !spellsUnset(value)))),
-      {
-        decode: SchemaGetter.transform((value: A | "" | null) =>
-          value === null || value === "" ? Option.none<A>() : Option.some(value)
-        ),
-        encode: SchemaGetter.transform(Option.getOrElse((): A | "" => ""))
-      }
-    )),
+    Schema.NullOr(Schema.Union([Schema.Literal(""), schema])).pipe(
+      Schema.decodeTo(
+        OptionOf(Schema.toType(schema).check(Schema.makeFilter((value) => !spellsUnset(value)))),
+        {
+          decode: SchemaGetter.transform((value: A | "" | null) =>
+            value === null || value === "" ? Option.none<A>() : Option.some(value)
+          ),
+          encode: SchemaGetter.transform(Option.getOrElse((): A | "" => ""))
+        }
+      ),
+      Schema.withDecodingDefault(Effect.succeed(null))
+    ),
     fastOption(schema, (value) => value === null || value === "", spellsUnset)
-  ).pipe(Schema.withDecodingDefault(Effect.succeed(null)))
+  )
 
 /**
  * Marks an enum value the library does not know yet (the exchange adds values

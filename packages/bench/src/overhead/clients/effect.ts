@@ -27,7 +27,7 @@ export const layer = (baseUrl: string) =>
 /** The last day as the stream and page requests state it. */
 const window = () => {
   const { endTime, startTime } = taxWindow()
-  return { startTime: DateTime.unsafeMake(startTime), endTime: DateTime.unsafeMake(endTime) }
+  return { startTime: DateTime.makeUnsafe(startTime), endTime: DateTime.makeUnsafe(endTime) }
 }
 
 /** The bitget-effect client. */
