@@ -13,16 +13,6 @@ import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import { ClientOid, Maybe, NonBlank, NonNegativeDecimal, PositiveDecimal } from "./Schemas.js"
 
-/** The product types as the exchange takes them (lower case). */
-const sentProductTypes = [
-  "usdt-futures",
-  "coin-futures",
-  "usdc-futures",
-  "susdt-futures",
-  "scoin-futures",
-  "susdc-futures"
-] as const
-
 /** Each product type a caller may give, in either case, with what is sent for it. */
 const lowerCase = {
   "usdt-futures": "usdt-futures",
@@ -39,6 +29,9 @@ const lowerCase = {
   "SUSDC-FUTURES": "susdc-futures"
 } as const
 
+/** The spellings a caller may give. */
+const spellings = Object.keys(lowerCase) as Array<keyof typeof lowerCase>
+
 /**
  * A futures product line (the `s`-prefixed ones are the demo variants), in
  * either case; always sent in lower case.
@@ -46,22 +39,11 @@ const lowerCase = {
  * @since 0.1.0
  * @category models
  */
-export const ProductType = Schema.Literals(sentProductTypes).pipe(
-  Schema.decodeTo(
-    Schema.Literals([
-      ...sentProductTypes,
-      "USDT-FUTURES",
-      "COIN-FUTURES",
-      "USDC-FUTURES",
-      "SUSDT-FUTURES",
-      "SCOIN-FUTURES",
-      "SUSDC-FUTURES"
-    ]),
-    {
-      decode: SchemaGetter.passthroughSubtype(),
-      encode: SchemaGetter.transform((type) => lowerCase[type])
-    }
-  )
+export const ProductType = Schema.Literals([...new Set(Object.values(lowerCase))]).pipe(
+  Schema.decodeTo(Schema.Literals(spellings), {
+    decode: SchemaGetter.passthroughSubtype(),
+    encode: SchemaGetter.transform((type) => lowerCase[type])
+  })
 ).annotate({ identifier: "ProductType" })
 
 /**
