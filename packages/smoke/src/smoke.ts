@@ -24,13 +24,24 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { createServer as createHttpServer } from "node:http"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { delimiter, dirname, join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 
 const here = fileURLToPath(new URL("..", import.meta.url))
 const root = join(here, "../..")
 const bin = (name: string) => join(root, "node_modules/.bin", name)
+
+/**
+ * The environment of every command: `node` on the PATH is the binary running
+ * this script. The workspace's own `node_modules/.bin/node` is pnpm's shell
+ * shim, which does not pass a signal on, so a bin started through it
+ * (`#!/usr/bin/env node`) would outlive a SIGTERM, as no user's bin does.
+ */
+const baseEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`
+}
 
 interface Manifest {
   readonly name: string
@@ -76,7 +87,7 @@ const run = (
     execFile(
       command,
       args,
-      { cwd: options.cwd, env: { ...process.env, ...options.env }, maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 },
+      { cwd: options.cwd, env: { ...baseEnv, ...options.env }, maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 },
       (error, stdout, stderr) =>
         error === null
           ? resolve(stdout)
@@ -114,7 +125,7 @@ const freePort = () =>
 /** Starts a long-running process and resolves with it once `ready` holds for its output. */
 const start = (command: string, args: ReadonlyArray<string>, cwd: string, ready: (line: string) => boolean) =>
   new Promise<{ readonly line: string; readonly stop: () => void }>((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(command, args, { cwd, env: baseEnv, stdio: ["ignore", "pipe", "pipe"] })
     let err = ""
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()))
     child.once("error", reject)
@@ -237,7 +248,7 @@ try {
       execFile(
         join(project, "node_modules/.bin/bitget"),
         ["export", "tax-records", "--from", "2025-02-01", "--to", "2025-01-01"],
-        { cwd: project, env: { ...process.env, ...env } },
+        { cwd: project, env: { ...baseEnv, ...env } },
         (error) => resolve(error === null ? 0 : typeof error.code === "number" ? error.code : null)
       )
     )
