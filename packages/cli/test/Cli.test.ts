@@ -6,7 +6,7 @@
 import { Sandbox } from "@bitget-effect/sandbox"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { vi } from "vitest"
@@ -105,5 +105,14 @@ describe("bitget (in process)", () => {
     assert.strictEqual(Cli.exitCode(Exit.fail(new UsageError({ problem: "no" })), undefined), 2)
     assert.strictEqual(Cli.exitCode(Exit.fail(new Error("boom")), undefined), 1)
     assert.strictEqual(Cli.exitCode(Exit.die("bug"), undefined), 1)
+  })
+})
+
+describe("bitget --version", () => {
+  it("prints the version of the package (one fact: package.json's, which a release bumps)", () => {
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "../package.json"), "utf8")) as {
+      readonly version: string
+    }
+    assert.strictEqual(Cli.version, manifest.version)
   })
 })
