@@ -298,14 +298,16 @@ export const ListOrEmpty = <A, I>(item: Schema.Codec<A, I>) => {
  * @since 0.1.0
  * @category optional values
  */
-export const OptionalObject = <A, I>(schema: Schema.Codec<A, I>) =>
-  withFastDecode(
+export const OptionalObject = <A, I>(schema: Schema.Codec<A, I>) => {
+  const decode = Schema.decodeUnknownEffect(schema)
+  const encode = Schema.encodeEffect(schema)
+  return withFastDecode(
     Schema.Unknown.pipe(
       Schema.decodeTo(OptionOf(Schema.toType(schema)), {
         decode: SchemaGetter.transformEffect((value: unknown) =>
           isAbsent(value)
             ? Effect.succeed(Option.none())
-            : Effect.mapBothEager(Schema.decodeUnknownEffect(schema)(value), {
+            : Effect.mapBothEager(decode(value), {
               onFailure: (error) => error.issue,
               onSuccess: Option.some
             })
@@ -313,13 +315,14 @@ export const OptionalObject = <A, I>(schema: Schema.Codec<A, I>) =>
         encode: SchemaGetter.transformEffect((value: Option.Option<A>) =>
           Option.isNone(value)
             ? Effect.succeed(null)
-            : Effect.mapError(Schema.encodeEffect(schema)(value.value), (error) => error.issue)
+            : Effect.mapError(encode(value.value), (error) => error.issue)
         )
       }),
       Schema.withDecodingDefault(Effect.succeed(null))
     ),
     fastOption(schema, isAbsent)
   )
+}
 
 /**
  * A millisecond timestamp as a query parameter (always a string on the wire),
