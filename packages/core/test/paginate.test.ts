@@ -19,6 +19,9 @@ const widest = { start: at(-8.64e15), end: at(8.64e15) }
 const widestCount = 6_666_667
 const oldestEnd = -8_639_998_278_666_666
 
+/** The widest range a stream takes: from 1970 to the end of `DateTime`. */
+const sinceEpoch = { start: at(0), end: widest.end }
+
 /** More than any of these computations needs, far less than building every window of `widest` (over 1 GB). */
 const heapBound = 50 * 2 ** 20
 const heapUsed = () => process.memoryUsage().heapUsed
@@ -143,8 +146,8 @@ describe("windowed", () => {
         const before = heapUsed()
         const stream = windowed({
           endpoint: "test",
-          range: widest,
-          until: widest.end,
+          range: sinceEpoch,
+          until: sinceEpoch.end,
           maxSpanDays: 30,
           order,
           pageSize: 10,
@@ -159,8 +162,6 @@ describe("windowed", () => {
         const first = yield* Stream.runHead(stream)
         assert.isBelow(heapUsed() - before, heapBound)
         assert.deepStrictEqual(first, Option.some("a"))
-        // windows start at 1970: nothing older can hold a record
-        const sinceEpoch = { start: at(0), end: widest.end }
         assert.deepStrictEqual(
           fetched,
           [0, 1, 2].map((i) => millis(windows(sinceEpoch, span, order).at(i)))
@@ -169,7 +170,82 @@ describe("windowed", () => {
   }
 })
 
+describe("windowed refuses a range that can hold no record, before sending", () => {
+  const refused = (range: Window, options: { readonly until?: number; readonly horizon?: number } = {}) =>
+    Effect.gen(function*() {
+      let fetched = 0
+      const error = yield* windowed({
+        endpoint: "test",
+        range,
+        until: at(options.until ?? 100 * day),
+        horizon: options.horizon === undefined ? undefined : {
+          time: at(options.horizon),
+          reason: "the exchange keeps 90 days of history"
+        },
+        maxSpanDays: 30,
+        order: undefined,
+        pageSize: 10,
+        id: (item: string) => item,
+        time: () => at(0),
+        fetch: () => Effect.sync(() => (fetched++, empty))
+      }).pipe(Stream.runDrain, Effect.flip)
+      assert.strictEqual(fetched, 0, "nothing is asked for")
+      assert.strictEqual(error._tag, "BitgetRequestError")
+      return error.message
+    })
+
+  it.effect("one that starts before 1970 (a range computed from a clock at 0)", () =>
+    Effect.gen(function*() {
+      const message = yield* refused({ start: at(-60 * day), end: at(0) })
+      assert.include(message, "[1969-11-02T00:00:00.000Z, 1970-01-01T00:00:00.000Z] starts before 1970-01-01")
+      assert.include(message, "TestClock")
+    }))
+
+  it.effect("one that ends before the horizon, with the horizon's reason", () =>
+    Effect.gen(function*() {
+      const message = yield* refused({ start: at(day), end: at(2 * day) }, { horizon: 10 * day })
+      assert.include(message, "ends before 1970-01-11T00:00:00.000Z, and the exchange keeps 90 days of history")
+    }))
+
+  it.effect("one that starts after the exchange's clock", () =>
+    Effect.gen(function*() {
+      const message = yield* refused({ start: at(3 * day), end: at(4 * day) }, { until: 2 * day })
+      assert.include(message, "starts after the exchange's clock (1970-01-03T00:00:00.000Z)")
+    }))
+
+  it.effect("and cuts one only partly outside to the horizon and the clock", () =>
+    Effect.gen(function*() {
+      const fetched: Array<ReturnType<typeof millis>> = []
+      yield* windowed({
+        endpoint: "test",
+        range: { start: at(0), end: at(50 * day) },
+        until: at(40 * day),
+        horizon: { time: at(20 * day), reason: "" },
+        maxSpanDays: 30,
+        order: "oldestFirst",
+        pageSize: 10,
+        id: (item: string) => item,
+        time: () => at(0),
+        fetch: (window) => Effect.sync(() => (fetched.push(millis(window)), empty))
+      }).pipe(Stream.runDrain)
+      assert.deepStrictEqual(fetched, [[20 * day, 40 * day]])
+    }))
+})
+
 describe("TaxRecords.stream", () => {
+  it.effect("fails, sending nothing, over the last 60 days of a TestClock never set (1970)", () => {
+    const { layer, requests } = exchange(() => ok([]))
+    return Effect.gen(function*() {
+      const end = yield* DateTime.now
+      const error = yield* TaxRecords.stream({ startTime: DateTime.subtract(end, { days: 60 }), endTime: end })
+        .pipe(Stream.runDrain, Effect.flip)
+      assert.strictEqual(error._tag, "BitgetRequestError")
+      assert.include(error.message, "starts before 1970-01-01")
+      assert.strictEqual(requests.length, 0)
+    }).pipe(Effect.provide(layer))
+  })
+
+
   it.effect("sends one request for the first record over the widest range", () => {
     const record = {
       id: "1",
@@ -186,13 +262,12 @@ describe("TaxRecords.stream", () => {
       yield* TestClock.setTime(DateTime.toEpochMillis(widest.end) - 60_000)
       const before = heapUsed()
       const first = yield* Stream.runHead(
-        TaxRecords.stream({ startTime: widest.start, endTime: widest.end, order: "oldestFirst" })
+        TaxRecords.stream({ startTime: sinceEpoch.start, endTime: widest.end, order: "oldestFirst" })
       )
       assert.isBelow(heapUsed() - before, heapBound)
       assert.strictEqual(Option.map(first, (r) => r.id).pipe(Option.getOrNull), "1")
       assert.strictEqual(requests.length, 1)
       const q = requests[0]!.url.searchParams
-      // nothing before 1970 is asked for
       assert.strictEqual(q.get("startTime"), "0")
       assert.isAtMost(Number(q.get("endTime")), 30 * 86_400_000)
     }).pipe(Effect.provide(layer))

@@ -253,11 +253,57 @@ export const exchangeNow: Effect.Effect<DateTime.Utc, never, BitgetClient> = Eff
 /** How far past the exchange's time a stream still asks (clocks drift between syncs). @internal */
 export const grace = { minutes: 1 } as const
 
+/** A range as the request errors name it. */
+const formatRange = (range: Window): string =>
+  `[${DateTime.formatIso(range.start)}, ${DateTime.formatIso(range.end)}]`
+
+/**
+ * The oldest time a stream can hold records from, and why: 1970 for every
+ * stream, later where the exchange keeps a limited history.
+ *
+ * @internal
+ */
+export interface Horizon {
+  readonly time: DateTime.Utc
+  /** Why nothing older exists, completing "…, so …" (e.g. "the exchange keeps 90 days of futures history"). */
+  readonly reason: string
+}
+
+/**
+ * Why a stream's range cannot hold a record, or `undefined` when it can. A
+ * range that starts before 1970 is refused outright (the exchange takes no
+ * such time, and a range computed from a clock at 0, as `TestClock` starts,
+ * looks like this); one that ends before the horizon or starts after the
+ * exchange's clock is refused as a whole. A range only partly outside is cut
+ * by the caller, not refused.
+ */
+const outside = (range: Window, until: DateTime.Utc, horizon: Horizon | undefined): string | undefined => {
+  const asked = formatRange(range)
+  if (DateTime.isGreaterThan(range.start, range.end)) return "startTime must not be after endTime"
+  if (DateTime.isLessThan(range.start, epoch)) {
+    return `the range ${asked} starts before 1970-01-01T00:00:00.000Z, which the exchange cannot take ` +
+      "(a clock at 1970, such as TestClock before it is set, gives such ranges)"
+  }
+  if (horizon !== undefined && DateTime.isLessThan(range.end, horizon.time)) {
+    return `the range ${asked} ends before ${DateTime.formatIso(horizon.time)}, and ${horizon.reason}, ` +
+      "so it can hold no record"
+  }
+  if (DateTime.isGreaterThan(range.start, until)) {
+    return `the range ${asked} starts after the exchange's clock (${DateTime.formatIso(until)}), ` +
+      "so it can hold no record yet"
+  }
+  return undefined
+}
+
 /**
  * A stream over a time range longer than the server accepts: the range is
- * checked, cut to what can hold records (from 1970 to `until`, the exchange's
- * clock, so no window outside is asked for), split into windows of
- * `maxSpanDays`, and walked page by page.
+ * checked, cut to what can hold records (from the horizon, if any, to
+ * `until`, the exchange's clock, so no window outside is asked for), split
+ * into windows of `maxSpanDays`, and walked page by page. A range that
+ * cannot hold a single record (it starts before 1970, ends before the
+ * horizon or starts after `until`) fails with a `BitgetRequestError` naming
+ * the range and the reason, before anything is sent: a stream that quietly
+ * returned nothing would hide a wrong clock or a wrong range.
  *
  * @internal
  */
@@ -265,6 +311,7 @@ export const windowed = <A, E, R>(options: {
   readonly endpoint: string
   readonly range: Window
   readonly until: DateTime.Utc
+  readonly horizon?: Horizon | undefined
   readonly maxSpanDays: number
   readonly order: WindowOrder | undefined
   readonly pageSize: number
@@ -272,15 +319,11 @@ export const windowed = <A, E, R>(options: {
   readonly time: (item: A) => DateTime.Utc
   readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
 }): Stream.Stream<A, E | BitgetRequestError, R> => {
-  const { range, until } = options
-  if (DateTime.isGreaterThan(range.start, range.end)) {
-    return Stream.fail(
-      new BitgetRequestError({ endpoint: options.endpoint, issue: "startTime must not be after endTime" })
-    )
-  }
-  const start = DateTime.max(range.start, epoch)
+  const { horizon, range, until } = options
+  const issue = outside(range, until, horizon)
+  if (issue !== undefined) return Stream.fail(new BitgetRequestError({ endpoint: options.endpoint, issue }))
+  const start = horizon === undefined ? range.start : DateTime.max(range.start, horizon.time)
   const end = DateTime.min(range.end, until)
-  if (DateTime.isGreaterThan(start, end)) return Stream.empty
   return walk({
     endpoint: options.endpoint,
     windows: windows(
