@@ -1,10 +1,14 @@
 /**
- * The consumer smoke test: what a user gets from npm, tried outside the
- * workspace. It packs every public package (after `pnpm build`), then:
+ * The consumer smoke test: what a user gets, tried outside the workspace.
  *
- * 1. publint and arethetypeswrong on each tarball;
- * 2. a fresh project in the temp directory installs the tarballs with plain
- *    `npm install` and the peer ranges the README names;
+ * 1. The README's user-facing command blocks run as written, line by line,
+ *    in a temporary folder where this repository stands in for the clone:
+ *    the install route (build and pack the tarballs, `npm init` a project,
+ *    `npm install` them with the peer ranges), the Quickstart (its program
+ *    saved as `quickstart.ts`, run with tsx against `npx bitget-sandbox`) and
+ *    the export (`npx bitget export`); each printed line the README shows
+ *    after a command (`# …`) must appear, numbers and times aside;
+ * 2. publint and arethetypeswrong on each tarball;
  * 3. starts `bitget-sandbox` from that install;
  * 4. runs an ESM and a CommonJS script, each with a public and a signed call,
  *    on every supported Node line (22.19, the oldest supported, then 24 and
@@ -20,16 +24,30 @@
  * `SMOKE_KEEP=1` keeps the project for a look afterwards.
  */
 import { execFile, spawn } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync
+} from "node:fs"
 import { createServer as createHttpServer } from "node:http"
-import { createServer } from "node:net"
+import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { delimiter, dirname, join } from "node:path"
 import { createInterface } from "node:readline"
+import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
+import { manifest, published, root } from "./packages.js"
+import type { Line } from "./readme.js"
+import { commandBlocks, example } from "./readme.js"
 
 const here = fileURLToPath(new URL("..", import.meta.url))
-const root = join(here, "../..")
 const bin = (name: string) => join(root, "node_modules/.bin", name)
 
 /**
@@ -42,20 +60,6 @@ const baseEnv: NodeJS.ProcessEnv = {
   ...process.env,
   PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`
 }
-
-interface Manifest {
-  readonly name: string
-  readonly private?: boolean
-  readonly dependencies?: Readonly<Record<string, string>>
-  readonly peerDependencies?: Readonly<Record<string, string>>
-}
-
-const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
-
-/** The packages users install: every workspace package that is not private. */
-const published = readdirSync(join(root, "packages"))
-  .map((name) => join(root, "packages", name))
-  .filter((dir) => existsSync(join(dir, "package.json")) && manifest(dir).private !== true)
 
 /** The peer ranges of the platform, as the packages declare them (and the README's install line repeats). */
 const peers = Object.entries(
@@ -135,21 +139,117 @@ const start = (command: string, args: ReadonlyArray<string>, cwd: string, ready:
     })
   })
 
-const project = mkdtempSync(join(tmpdir(), "bitget-effect-smoke-"))
-const tarballs = join(project, "tarballs")
-mkdirSync(tarballs)
+/** `true` while something accepts connections on the loopback port. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, "127.0.0.1")
+    socket.once("connect", () => (socket.destroy(), resolve(true)))
+    socket.once("error", () => resolve(false))
+  })
+
+/** Waits up to `seconds` for the port to be `open` (or closed). */
+const awaitPort = async (port: number, open: boolean, seconds: number) => {
+  for (let waited = 0; waited < seconds * 4; waited++) {
+    if (await listening(port) === open) return
+    await sleep(250)
+  }
+  throw new Error(`port ${port} is still ${open ? "closed" : "open"} after ${seconds} s`)
+}
+
+/** Starts a README line meant for a second terminal, in its own process group; resolves with its stop once its port is open. */
+const startBackground = async (line: Extract<Line, { _tag: "Background" }>, cwd: string) => {
+  if (await listening(line.port)) throw new Error(`port ${line.port} is taken, and the README's line needs it`)
+  const child = spawn("bash", ["-c", `exec ${line.command}`], {
+    cwd,
+    env: baseEnv,
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe"]
+  })
+  let err = ""
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()))
+  const stop = async () => {
+    if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM")
+    await awaitPort(line.port, false, 10)
+  }
+  try {
+    await awaitPort(line.port, true, 60)
+  } catch (error) {
+    await stop()
+    throw new Error(`${line.command}: ${error instanceof Error ? error.message : error}\n${err}`)
+  }
+  return stop
+}
+
+/**
+ * Runs a README command block line by line from `cwd`, each line a step: a
+ * command in bash (its output, standard error included, is what the next
+ * `# …` line must match), a second-terminal command in the background until
+ * the block ends. Stops at the first failure; resolves with the folder the
+ * block's commands left it in.
+ */
+const runBlock = async (name: string, lines: ReadonlyArray<Line>, from: string): Promise<string> => {
+  const stopping: Array<() => Promise<void>> = []
+  let cwd = from
+  let output = ""
+  try {
+    for (const line of lines) {
+      if (line._tag === "Skip") {
+        console.log(`skip  README ${name}: ${line.command}: ${line.why}`)
+        continue
+      }
+      const done = await step(
+        `README ${name}: ${line._tag === "Expect" ? `prints "${line.text}"` : line.command}`,
+        async () => {
+          switch (line._tag) {
+            case "Background":
+              return stopping.push(await startBackground(line, cwd))
+            case "Run": {
+              const out = await run("bash", ["-c", `set -e\n{ ${line.command}\n} 2>&1\necho "::cwd::$PWD"`], { cwd })
+              const marker = out.lastIndexOf("::cwd::")
+              cwd = out.slice(marker + 7).trim()
+              output = out.slice(0, marker)
+              return true
+            }
+            case "Expect":
+              if (!line.pattern.test(output)) throw new Error(`the output has no line like "${line.text}":\n${output}`)
+              return true
+          }
+        }
+      )
+      if (done === undefined) break
+    }
+  } finally {
+    for (const stop of stopping) await stop()
+  }
+  return cwd
+}
+
+/** The folder the README's commands start in: the repository under test is linked there as the clone. */
+const workdir = mkdtempSync(join(tmpdir(), "bitget-effect-smoke-"))
+symlinkSync(root, join(workdir, "bitget-effect"))
+const readme = readFileSync(join(root, "README.md"), "utf8")
 const stops: Array<() => void> = []
 
+let project = join(workdir, "my-app")
 try {
+  const [install = [], quickstart = [], exported = []] = commandBlocks(readme, "consumer")
+  await step("the README's install lines name the packages' peer ranges", async () => {
+    const missing = peers.filter((peer) => !install.some((line) => line._tag === "Run" && line.command.includes(peer)))
+    if (missing.length > 0 || peers.length === 0) throw new Error(`not in the README's install lines: ${missing}`)
+  })
+  project = await runBlock("install", install, workdir)
   console.log(`consumer project: ${project}`)
-  const packed = await step("pack the public packages", async () => {
-    const pnpm = process.env.npm_execpath
-    if (pnpm === undefined) throw new Error("run it through pnpm: npx -y pnpm@10 smoke")
-    for (const dir of published) {
-      await run(process.execPath, [pnpm, "pack", "--pack-destination", tarballs], { cwd: dir })
+  const packed = readdirSync(join(root, "tarballs")).map((file) => join(root, "tarballs", file))
+
+  writeFileSync(join(project, "quickstart.ts"), example(readme, "packages/examples/src/quickstart.ts"))
+  await runBlock("Quickstart", quickstart, project)
+  await runBlock("export", exported, project)
+  await step("README export: tax-records.csv holds every record the summary counts", async () => {
+    const lines = readFileSync(join(project, "tax-records.csv"), "utf8").trimEnd().split("\n")
+    if (lines[0] !== "id,coin,spotTaxType,amount,fee,balance,ts,bizOrderId" || lines.length !== 20_001) {
+      throw new Error(`tax-records.csv: ${lines.length} lines, starting ${lines.slice(0, 2).join("\n")}`)
     }
-    return readdirSync(tarballs).map((file) => join(tarballs, file))
-  }) ?? []
+  })
 
   for (const tarball of packed) {
     const size = (readFileSync(tarball).length / 1024).toFixed(1)
@@ -163,26 +263,35 @@ try {
     )
   }
 
-  await step(`npm install the tarballs with ${peers.join(" ")}`, async () => {
-    writeFileSync(
-      join(project, "package.json"),
-      JSON.stringify({ name: "smoke-consumer", private: true, type: "module" }, null, 2)
-    )
+  await step(`the rest as ES modules, with ${[...telemetry, compilers[0], nodeTypes[0]].join(" ")}`, async () => {
     cpSync(join(here, "fixtures"), project, { recursive: true })
     cpSync(join(root, "packages/examples/src"), join(project, "examples"), { recursive: true })
+    await run("npm", ["pkg", "set", "type=module"], { cwd: project })
     await run("npm", [
       "install",
       "--no-audit",
       "--no-fund",
       "--loglevel=error",
-      ...packed,
-      ...peers,
       ...telemetry,
       compilers[0]!,
       nodeTypes[0]!
-    ], {
+    ], { cwd: project })
+  })
+
+  await runBlock(
+    "docs/testing.md",
+    commandBlocks(readFileSync(join(root, "docs/testing.md"), "utf8"), "testing").flat(),
+    project
+  )
+  await step("docs/testing.md: its mock tests pass under the consumer's vitest", async () => {
+    mkdirSync(join(project, "test"))
+    for (const test of ["mock.test.ts", "mock-stream.test.ts"]) {
+      cpSync(join(root, "packages/examples/test", test), join(project, "test", test))
+    }
+    const out = await run(join(project, "node_modules/.bin/vitest"), ["run", "test", "--reporter=dot"], {
       cwd: project
     })
+    if (!/Tests +3 passed \(3\)/.test(out.replace(/\u001b\[[\d;]*m/g, ""))) throw new Error(out)
   })
 
   const sandbox = await step("start bitget-sandbox from the install", async () => {
@@ -322,8 +431,10 @@ try {
   }
 } finally {
   for (const stop of stops) stop()
-  if (process.env.SMOKE_KEEP === "1") console.log(`kept ${project}`)
-  else rmSync(project, { recursive: true, force: true })
+  // the link first, so that nothing can follow it into the repository
+  unlinkSync(join(workdir, "bitget-effect"))
+  if (process.env.SMOKE_KEEP === "1") console.log(`kept ${workdir}`)
+  else rmSync(workdir, { recursive: true, force: true })
 }
 
 console.log(failures === 0 ? "smoke: all steps passed" : `smoke: ${failures} step(s) failed`)
