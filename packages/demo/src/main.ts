@@ -220,11 +220,26 @@ const section = (live: boolean) => <R>(name: string, effect: Effect.Effect<void,
     ? Effect.catch(effect, (error) => Console.log(`\n${name}: skipped (${error.message})`))
     : effect
 
+/** What the tour is and where its code is, printed under its first line. */
+const intro = [
+  "  Every operation of @bitget-effect/core through the real client, printed as tables.",
+  "  Its code: packages/demo/src/main.ts (the calls), packages/sandbox (the local exchange)."
+]
+
+/** Why the sandbox's first symbols look odd, printed on the sandbox only. */
+const oddSymbols =
+  "  BTC$USDT and 币安人生USDT are there on purpose: percent-encoding changes them, and the exchange checks the\n" +
+  "  signature of the query unencoded (BTC$USDT, not BTC%24USDT), which clients get wrong; see docs/sandbox.md."
+
 const sandboxTour = Effect.scoped(Effect.gen(function*() {
   const sandbox = yield* Sandbox.make({ port: 0 })
   const key = sandbox.credentials.marketMaker
   yield* Console.log(
-    `bitget-effect tour against the sandbox exchange at ${sandbox.url} (real HTTP, real signatures, real limits)`
+    [
+      `bitget-effect tour against the sandbox exchange at ${sandbox.url} (real HTTP, real signatures, real limits)`,
+      ...intro,
+      oddSymbols
+    ].join("\n")
   )
   const run = section(false)
   yield* Effect.all([
@@ -251,7 +266,10 @@ const sandboxTour = Effect.scoped(Effect.gen(function*() {
 
 const exchangeTour = Effect.gen(function*() {
   yield* Console.log(
-    `bitget-effect tour against ${process.env.BITGET_BASE_URL} (read-only: writes are demoed on the sandbox only)`
+    [
+      `bitget-effect tour against ${process.env.BITGET_BASE_URL} (read-only: writes are demoed on the sandbox only)`,
+      ...intro
+    ].join("\n")
   )
   const run = section(true)
   yield* Effect.all([
