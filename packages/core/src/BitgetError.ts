@@ -11,6 +11,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import { variables } from "./Credentials.js"
@@ -121,8 +122,11 @@ export class BitgetHttpError extends Schema.TaggedError<BitgetHttpError>("@bitge
 }
 
 /**
- * The request did not get an answer: connection refused or reset, timeout.
- * `sent` tells whether the request may have reached the exchange.
+ * The request did not get an answer: no connection (`Connect`), a connection
+ * that broke (`Network`), no answer in time (`Timeout`), or anything else that
+ * failed inside the transport (`Unexpected`: a bug, or a runtime the transport
+ * does not support; never retried). `sent` tells whether the request may have
+ * reached the exchange (`true` when that is not known).
  *
  * @since 0.1.0
  * @category errors
@@ -131,7 +135,7 @@ export class BitgetTransportError extends Schema.TaggedError<BitgetTransportErro
   "@bitget-effect/core/BitgetTransportError"
 )("BitgetTransportError", {
   endpoint: Schema.String,
-  reason: Schema.Literals(["Timeout", "Connect", "Network"]),
+  reason: Schema.Literals(["Timeout", "Connect", "Network", "Unexpected"]),
   sent: Schema.Boolean,
   description: Schema.String
 }) {
@@ -251,7 +255,26 @@ export type BitgetError =
   | RateLimitWaitExceeded
   | RateLimiterStoreError
 
+/**
+ * Any failure of a call that is never signed (a public endpoint): every
+ * `BitgetError` but `BitgetSignerError`.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export type BitgetPublicError = Exclude<BitgetError, BitgetSignerError>
+
 const credentialVariables = variables()
+
+const checkBaseUrl = "check that the base URL is right and reachable (BITGET_BASE_URL)"
+
+const transportHints: { readonly [R in BitgetTransportError["reason"]]: string } = {
+  Timeout: "the exchange did not answer in time: try again later, or allow more time (BITGET_TIMEOUT)",
+  Connect: checkBaseUrl,
+  Network: checkBaseUrl,
+  Unexpected: "not a network failure, so not retried: a bug, or a runtime this transport does not support; " +
+    "the message names the cause"
+}
 
 const kindHints: { readonly [K in ErrorKind]: string | undefined } = {
   Auth: `check the API key, its secret (or RSA key) and passphrase: ${credentialVariables}`,
@@ -282,9 +305,7 @@ export const hint = (error: BitgetError): string | undefined => {
     case "BitgetHttpError":
       return "a gateway answered instead of the exchange: try again later"
     case "BitgetTransportError":
-      return error.reason === "Timeout"
-        ? "the exchange did not answer in time: try again later, or allow more time (BITGET_TIMEOUT)"
-        : "check that the base URL is right and reachable (BITGET_BASE_URL)"
+      return transportHints[error.reason]
     case "BitgetDecodeError":
       return "the answer did not have the documented shape; please report it with the endpoint and excerpt"
     case "BitgetRequestError":
@@ -338,7 +359,8 @@ export const isBitgetError = (u: unknown): u is BitgetError =>
  * A failed program's cause as one or two lines for a person: what failed (the
  * exchange's code and message where there is one) and what to do. Bad
  * configuration names the variable to set. A defect (a bug) keeps its full
- * trace; an interruption gives no lines.
+ * trace, but a Bitget error raised as one (a transport that cannot run on this
+ * runtime) reads as a failure does; an interruption gives no lines.
  *
  * @example
  * ```ts
@@ -357,7 +379,12 @@ export const isBitgetError = (u: unknown): u is BitgetError =>
 export const describeFailure = (cause: Cause.Cause<unknown>): ReadonlyArray<string> => {
   if (cause.reasons.every(Cause.isInterruptReason)) return []
   const failure = Cause.findErrorOption(cause)
-  if (Option.isNone(failure)) return [Cause.pretty(cause)]
+  if (Option.isNone(failure)) {
+    const defect = Cause.findDefect(cause)
+    return Result.isSuccess(defect) && isBitgetError(defect.success)
+      ? describeFailure(Cause.fail(defect.success))
+      : [Cause.pretty(cause)]
+  }
   const error = failure.value
   if (isBitgetError(error)) {
     const todo = hint(error)

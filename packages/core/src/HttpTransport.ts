@@ -77,8 +77,9 @@ export declare namespace HttpTransport {
     /**
      * Sends a request and reads its answer. Fails with `BitgetTransportError`
      * (telling whether the request can have been sent; `Timeout` past the
-     * deadline) or `BitgetDecodeError` for a body over the cap. Never quotes
-     * a header in an error.
+     * deadline, `Unexpected` for what is not a network failure) or
+     * `BitgetDecodeError` for a body over the cap. Never quotes a credential
+     * header in an error.
      */
     readonly send: (request: Request) => Effect.Effect<Response, BitgetTransportError | BitgetDecodeError>
   }
@@ -99,16 +100,20 @@ export const timeoutError = (request: HttpTransport.Request): BitgetTransportErr
   })
 
 /**
- * The failure of an exchange that broke (refused, reset, …), from the error
- * that broke it: `Connect` and not sent when its code (`ECONNREFUSED`, …)
- * proves no request reached the server, else `Network`. Only the code is
- * kept, never the error's text or the request.
+ * The failure of an exchange that broke, from what was thrown: `Connect` and
+ * not sent when its code (`ECONNREFUSED`, `ENOTFOUND`, a TLS refusal, …)
+ * proves no request reached the server; `Network` for another network code
+ * (`ECONNRESET`, `UND_ERR_SOCKET`, …), with only the code kept; anything else
+ * (a `TypeError` of a bug, a runtime the transport does not support) is
+ * `Unexpected`, never retried, keeping the error's name and message without
+ * the values of the request's credential headers, and counted as sent (how far
+ * the exchange got is not known).
  *
  * @since 0.1.0
  * @category errors
  */
-export const failure = (endpoint: string, cause: unknown): BitgetTransportError =>
-  transportError(endpoint, cause, { what: "request transport" })
+export const failure = (request: HttpTransport.Request, cause: unknown): BitgetTransportError =>
+  transportError(request, cause, { what: "request transport" })
 
 /**
  * A transport on the `HttpClient` from the context (any platform's, or a
@@ -144,13 +149,13 @@ export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpCli
             : HttpClientRequest.get(request.url, { headers: request.headers })
         ).pipe(
           Effect.flatMap((response) =>
-            Effect.map(readBody(request.endpoint, response, request.maxBytes), (body) => ({
+            Effect.map(readBody(request, response), (body) => ({
               status: response.status,
               headers: response.headers,
               body
             }))
           ),
-          Effect.catchTag("HttpClientError", (error) => Effect.fail(fromHttpClientError(request.endpoint, error))),
+          Effect.catchTag("HttpClientError", (error) => Effect.fail(fromHttpClientError(request, error))),
           Effect.scoped,
           Effect.timeoutOrElse({
             duration: Duration.millis(request.timeoutMillis),

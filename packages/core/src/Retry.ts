@@ -3,13 +3,15 @@
  * jitter, capped attempts and total time. What is retried depends on the
  * endpoint's idempotency:
  *
- * - idempotent endpoints (reads, cancels): transport failures, timeouts, 5xx,
+ * - idempotent endpoints (reads, cancels): network failures, timeouts, 5xx,
  *   and the exchange's codes of the kinds `RateLimited` (429, "too frequent")
  *   and `Maintenance` ("try again later"), as `BitgetError.classify` sorts them;
  * - unsafe endpoints (placing TP/SL): only failures that prove the request was
  *   not acted on: a connection that was never made, and `RateLimited` codes.
  *
- * Auth, permission, parameter and not-found errors are never retried. A 429
+ * Auth, permission, parameter and not-found errors are never retried, nor an
+ * `Unexpected` transport failure (not a network failure: a bug, or a runtime
+ * the transport does not support, which trying again cannot mend). A 429
  * waits for `Retry-After` when present, else at least the endpoint's window.
  * Every attempt passes the rate limiter and is signed afresh.
  *
@@ -52,7 +54,7 @@ const isTooFrequent = isApiErrorOfKind("RateLimited")
 export const isRetryable = (idempotency: Idempotency) => (error: BitgetError): boolean => {
   switch (error._tag) {
     case "BitgetTransportError":
-      return idempotency === "idempotent" || !error.sent
+      return error.reason !== "Unexpected" && (idempotency === "idempotent" || !error.sent)
     case "BitgetHttpError":
       return idempotency === "idempotent" && (error.status >= 500 || error.status === 408)
     case "BitgetApiError":

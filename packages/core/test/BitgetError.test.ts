@@ -55,6 +55,37 @@ describe("BitgetError.describeFailure", () => {
     assert.include(line, "TypeError: a bug")
   })
 
+  it("a transport failure: what failed, then what to do for its reason; Unexpected says it is no network failure", () => {
+    const failure = (reason: BitgetError.BitgetTransportError["reason"], description: string) =>
+      new BitgetError.BitgetTransportError({ endpoint, reason, sent: true, description })
+    assert.deepStrictEqual(
+      BitgetError.describeFailure(Cause.fail(failure("Network", "request transport failure (ECONNRESET)"))),
+      [
+        "error: GET /api/v2/tax/spot-record transport failure (Network): request transport failure (ECONNRESET)",
+        "hint: check that the base URL is right and reachable (BITGET_BASE_URL)"
+      ]
+    )
+    const unexpected = failure("Unexpected", "request transport failure: TypeError: agent.request is not a function")
+    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(unexpected)), [
+      "error: GET /api/v2/tax/spot-record transport failure (Unexpected): request transport failure: TypeError: agent.request is not a function",
+      "hint: not a network failure, so not retried: a bug, or a runtime this transport does not support; the message names the cause"
+    ])
+  })
+
+  it("a Bitget error raised as a defect (a transport that cannot run here) reads as its failure would, without a trace", () => {
+    const error = new BitgetError.BitgetTransportError({
+      endpoint: "undici",
+      reason: "Unexpected",
+      sent: false,
+      description: "cannot send here"
+    })
+    assert.deepStrictEqual(
+      BitgetError.describeFailure(Cause.die(error)),
+      BitgetError.describeFailure(Cause.fail(error))
+    )
+    assert.strictEqual(BitgetError.describeFailure(Cause.die(error)).length, 2)
+  })
+
   it("isBitgetError tells the family from anything else", () => {
     assert.isTrue(BitgetError.isBitgetError(BitgetError.apiError({ endpoint, code: "1", msg: "" })))
     assert.isFalse(BitgetError.isBitgetError(new Error("x")))

@@ -6,12 +6,12 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, Cause, DateTime, Effect, Exit, Formatter, Layer, Logger, Option, Tracer } from "effect"
-import { HttpClient, HttpClientResponse } from "effect/http"
+import { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
 import { TestClock } from "effect/testing"
 import { inspect } from "node:util"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
-import { BitgetDecodeError, BitgetRequestError } from "../src/BitgetError.js"
+import { BitgetDecodeError, BitgetRequestError, BitgetTransportError } from "../src/BitgetError.js"
 import * as Credentials from "../src/Credentials.js"
 import * as P2pOrders from "../src/P2pOrders.js"
 import * as PositionTpsl from "../src/PositionTpsl.js"
@@ -270,54 +270,48 @@ describe("secrets a server echoes never leave (findings 5 and 6)", () => {
   const apiKey = "bg_echoed_api_key_123"
   const leaky = Credentials.hmac({ apiKey, secret: hmacSecret, passphrase })
 
-  it.effect("in messages, JSON, inspect, causes, logs, span attributes, events and exits", () => {
-    const seen: Array<string> = []
-    const texts: Array<string> = []
-    // an exchange that echoes every request header, in every spelling, into its status line, body, msg and headers
-    const http = HttpClient.make((request) =>
-      Effect.sync(() => {
-        const echoed = Object.entries(request.headers).flatMap(([name, value]) => {
-          seen.push(value)
-          return spellings(value).map((spelling) => `${name}=${spelling}`)
-        })
-        const msg = `bad request ${echoed.join(" ")}`
-        const body = `{"code":"40009","msg":${JSON.stringify(msg)},"data":${JSON.stringify(echoed)},"raw":"${
-          echoed.join(";")
-        }"}`
-        return HttpClientResponse.fromWeb(
-          request,
-          new Response(body, {
-            status: 400,
-            headers: { "x-echo": encodeURIComponent(echoed.join(";")) }
-          })
-        )
-      })
-    )
-    const spans: Array<Record<string, unknown>> = []
-    const recording = (tracer: Tracer.Tracer): Tracer.Tracer => ({
-      ...tracer,
-      span: (options) => {
-        const span = tracer.span(options)
-        const attributes: Record<string, unknown> = {}
-        const events: Array<unknown> = []
-        const record: Record<string, unknown> = { name: options.name, attributes, events }
-        spans.push(record)
-        return Object.assign(Object.create(span), {
-          attribute: (key: string, value: unknown) => {
-            attributes[key] = value
-            span.attribute(key, value)
-          },
-          event: (name: string, time: bigint, eventAttributes?: Record<string, unknown>) => {
-            events.push({ name, eventAttributes })
-            span.event(name, time, eventAttributes)
-          },
-          end: (time: bigint, exit: Exit.Exit<unknown, unknown>) => {
-            record.exit = exit
-            span.end(time, exit)
-          }
-        })
-      }
+  /** Every request header as `name=value`, in every spelling; `seen` gets each value. */
+  const echo = (request: HttpClientRequest.HttpClientRequest, seen: Array<string>) =>
+    Object.entries(request.headers).flatMap(([name, value]) => {
+      seen.push(value)
+      return spellings(value).map((spelling) => `${name}=${spelling}`)
     })
+
+  /** A tracer over `tracer` that records each span's name, attributes, events and exit in `spans`. */
+  const recording = (tracer: Tracer.Tracer, spans: Array<Record<string, unknown>>): Tracer.Tracer => ({
+    ...tracer,
+    span: (options) => {
+      const span = tracer.span(options)
+      const attributes: Record<string, unknown> = {}
+      const events: Array<unknown> = []
+      const record: Record<string, unknown> = { name: options.name, attributes, events }
+      spans.push(record)
+      return Object.assign(Object.create(span), {
+        attribute: (key: string, value: unknown) => {
+          attributes[key] = value
+          span.attribute(key, value)
+        },
+        event: (name: string, time: bigint, eventAttributes?: Record<string, unknown>) => {
+          events.push({ name, eventAttributes })
+          span.event(name, time, eventAttributes)
+        },
+        end: (time: bigint, exit: Exit.Exit<unknown, unknown>) => {
+          record.exit = exit
+          span.end(time, exit)
+        }
+      })
+    }
+  })
+
+  /**
+   * Makes a signed call over `http` and asserts that no spelling of a secret
+   * (the key, passphrase, HMAC secret, or a signature: the values over 40
+   * characters that `seen` got) is in any text the failure shows: message,
+   * JSON, inspect, causes, logs, span attributes, events and exits.
+   */
+  const assertNoSecretShows = (http: HttpClient.HttpClient, seen: ReadonlyArray<string>) => {
+    const texts: Array<string> = []
+    const spans: Array<Record<string, unknown>> = []
     // the message as a console logger would print it, and as a JSON logger would; the tracer logger stays, as it
     // puts log lines on spans as events
     const logs = Logger.layer([
@@ -331,7 +325,10 @@ describe("secrets a server echoes never leave (findings 5 and 6)", () => {
       const exit = yield* Effect.exit(P2pOrders.p2pOrders()).pipe(
         Effect.withSpan("caller"),
         Effect.provide(
-          Layer.mergeAll(clientOver(http, { credentials: leaky }), Layer.succeed(Tracer.Tracer, recording(tracer)))
+          Layer.mergeAll(
+            clientOver(http, { credentials: leaky }),
+            Layer.succeed(Tracer.Tracer, recording(tracer, spans))
+          )
         )
       )
       assert.isTrue(Exit.isFailure(exit))
@@ -360,6 +357,53 @@ describe("secrets a server echoes never leave (findings 5 and 6)", () => {
         "bitget p2p.orderList",
         "GET /api/v2/p2p/orderList"
       ])
+      return error
     }).pipe(Effect.provide(logs))
+  }
+
+  it.effect("in messages, JSON, inspect, causes, logs, span attributes, events and exits", () => {
+    const seen: Array<string> = []
+    // an exchange that echoes every request header, in every spelling, into its status line, body, msg and headers
+    const http = HttpClient.make((request) =>
+      Effect.sync(() => {
+        const echoed = echo(request, seen)
+        const msg = `bad request ${echoed.join(" ")}`
+        const body = `{"code":"40009","msg":${JSON.stringify(msg)},"data":${JSON.stringify(echoed)},"raw":"${
+          echoed.join(";")
+        }"}`
+        return HttpClientResponse.fromWeb(
+          request,
+          new Response(body, {
+            status: 400,
+            headers: { "x-echo": encodeURIComponent(echoed.join(";")) }
+          })
+        )
+      })
+    )
+    return assertNoSecretShows(http, seen)
+  })
+
+  it.effect("nor when an HTTP layer throws an error that quotes the request: Unexpected, its text kept", () => {
+    const seen: Array<string> = []
+    // what fetch throws for a header it refuses quotes the value; this one quotes every header in every spelling
+    const http = HttpClient.make((request) =>
+      Effect.fail(
+        new HttpClientError.HttpClientError({
+          reason: new HttpClientError.TransportError({
+            request,
+            cause: new TypeError(`Headers.append: invalid header value ${echo(request, seen).join(" ")}`)
+          })
+        })
+      )
+    )
+    return Effect.gen(function*() {
+      const error = yield* assertNoSecretShows(http, seen)
+      assert.isTrue(error instanceof BitgetTransportError && error.reason === "Unexpected")
+      assert.include(
+        error.message,
+        "transport failure (Unexpected): request transport failure: TypeError: Headers.append"
+      )
+      assert.isAtMost(error.message.length, 500)
+    })
   })
 })

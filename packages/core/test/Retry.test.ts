@@ -4,7 +4,9 @@ import { HttpClient, HttpClientError } from "effect/http"
 import { TestClock } from "effect/testing"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
+import { BitgetTransportError } from "../src/BitgetError.js"
 import * as Endpoint from "../src/Endpoint.js"
+import * as Retry from "../src/Retry.js"
 import type { Reply } from "./support.js"
 import { baseUrl, credentials, exchange, fail, ok, syncSigner } from "./support.js"
 
@@ -28,6 +30,44 @@ const sequence = (...replies: ReadonlyArray<Reply>) => {
   let i = 0
   return () => replies[Math.min(i++, replies.length - 1)]!
 }
+
+/** What Node's fetch throws for a broken exchange: a `TypeError` with the system error under it. */
+const fetchFailed = (code: string) =>
+  new TypeError("fetch failed", { cause: Object.assign(new Error(`read ${code}`), { code }) })
+const refused = fetchFailed("ECONNREFUSED")
+const reset = fetchFailed("ECONNRESET")
+
+/**
+ * A client (retries on) whose every request fails in transport with what
+ * `thrown` gives for its attempt (from 1), as an `HttpClient` reports what
+ * fetch threw; `attempts.count` counts the requests.
+ */
+const failing = (thrown: (attempt: number) => unknown) => {
+  const attempts = { count: 0 }
+  const http = HttpClient.make((request) =>
+    Effect.fail(
+      new HttpClientError.HttpClientError({
+        reason: new HttpClientError.TransportError({ request, cause: thrown(++attempts.count) })
+      })
+    )
+  )
+  const layer = BitgetClient.layer.pipe(
+    Layer.provide(Layer.mergeAll(
+      Layer.succeed(HttpClient.HttpClient, http),
+      syncSigner,
+      BitgetConfig.layer({ baseUrl, credentials, retry })
+    ))
+  )
+  return { attempts, layer }
+}
+
+/** The failure of a call, after letting every retry it would make run out. */
+const failureOf = <A, E>(call: Effect.Effect<A, E, BitgetClient.BitgetClient>) =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.forkChild(Effect.flip(call))
+    yield* TestClock.adjust("1 minute")
+    return yield* Fiber.join(fiber)
+  })
 
 describe("retry", () => {
   it.effect("retries a 5xx on an idempotent endpoint with exponential backoff, re-signing each attempt", () => {
@@ -138,40 +178,83 @@ describe("retry", () => {
     }).pipe(Effect.provide(layer))
   })
 
-  it.effect("retries an unsafe POST after a 429 or a refused connection", () => {
-    let calls = 0
-    const http = HttpClient.make((request) => {
-      calls++
-      return calls === 1
-        ? Effect.fail(
-          new HttpClientError.HttpClientError({
-            reason: new HttpClientError.TransportError({
-              request,
-              cause: Object.assign(new Error("refused"), { code: "ECONNREFUSED" })
-            })
-          })
-        )
-        : Effect.fail(
-          new HttpClientError.HttpClientError({
-            reason: new HttpClientError.TransportError({ request, cause: new Error("reset") })
-          })
-        )
-    })
-    const layer = BitgetClient.layer.pipe(
-      Layer.provide(Layer.mergeAll(
-        Layer.succeed(HttpClient.HttpClient, http),
-        syncSigner,
-        BitgetConfig.layer({ baseUrl, credentials, retry })
-      ))
-    )
+  it.effect("retries an unsafe POST after a refused connection (not sent), not after a reset one (maybe sent)", () => {
+    const { attempts, layer } = failing((attempt) => attempt === 1 ? refused : reset)
     return Effect.gen(function*() {
       const fiber = yield* Effect.forkChild(Effect.flip(BitgetClient.execute(write, {})))
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(fiber)
-      // refused (not sent) → retried; reset (may have been sent) → not retried
-      assert.strictEqual(calls, 2)
-      assert.isTrue(error._tag === "BitgetTransportError" && error.sent)
+      assert.strictEqual(attempts.count, 2)
+      assert.isTrue(error._tag === "BitgetTransportError" && error.reason === "Network" && error.sent)
     }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("transport failures", () => {
+  it.effect("a reset connection is Network and maybe sent: retried on an idempotent call, never on an unsafe one", () => {
+    const { attempts, layer } = failing(() => reset)
+    return Effect.gen(function*() {
+      const error = yield* failureOf(BitgetClient.execute(read, {}))
+      assert.strictEqual(attempts.count, 4)
+      assert.isTrue(error._tag === "BitgetTransportError" && error.reason === "Network" && error.sent)
+      assert.strictEqual(
+        error.message,
+        "GET /api/v2/test/read transport failure (Network): request transport failure (ECONNRESET)"
+      )
+      yield* failureOf(BitgetClient.execute(write, {}))
+      assert.strictEqual(attempts.count, 5)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a refused connection is Connect and not sent: retried even on an unsafe call", () => {
+    const { attempts, layer } = failing(() => refused)
+    return Effect.gen(function*() {
+      const error = yield* failureOf(BitgetClient.execute(write, {}))
+      assert.strictEqual(attempts.count, 4)
+      assert.isTrue(error._tag === "BitgetTransportError" && error.reason === "Connect" && !error.sent)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a TypeError thrown inside the transport is Unexpected: never retried, its name and message kept", () => {
+    const { attempts, layer } = failing(() => new TypeError("agent.request is not a function"))
+    return Effect.gen(function*() {
+      const error = yield* failureOf(BitgetClient.execute(read, {}))
+      assert.strictEqual(attempts.count, 1, "an idempotent call is not retried either")
+      assert.isTrue(error._tag === "BitgetTransportError" && error.reason === "Unexpected")
+      // how far the exchange got is not known: it counts as sent, so that nobody repeats an order on a guess
+      assert.isTrue(error._tag === "BitgetTransportError" && error.sent)
+      assert.strictEqual(
+        error.message,
+        "GET /api/v2/test/read transport failure (Unexpected): request transport failure: " +
+          "TypeError: agent.request is not a function"
+      )
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("fetch failing for what is not the network (no network code under it) is Unexpected, not retried", () => {
+    const { attempts, layer } = failing(() =>
+      new TypeError("fetch failed", { cause: new RangeError("unknown scheme") })
+    )
+    return Effect.gen(function*() {
+      const error = yield* failureOf(BitgetClient.execute(read, {}))
+      assert.strictEqual(attempts.count, 1)
+      assert.include(
+        error.message,
+        "(Unexpected): request transport failure: TypeError: fetch failed; cause: RangeError: unknown scheme"
+      )
+    }).pipe(Effect.provide(layer))
+  })
+
+  it("isRetryable: an Unexpected failure is never retried, sent or not; a network one as its idempotency allows", () => {
+    const failure = (reason: BitgetTransportError["reason"], sent: boolean) =>
+      new BitgetTransportError({ endpoint: "GET /x", reason, sent, description: "" })
+    for (const idempotency of ["idempotent", "unsafe"] as const) {
+      const retryable = Retry.isRetryable(idempotency)
+      assert.isFalse(retryable(failure("Unexpected", false)), idempotency)
+      assert.isFalse(retryable(failure("Unexpected", true)), idempotency)
+      assert.isTrue(retryable(failure("Connect", false)), idempotency)
+      assert.strictEqual(retryable(failure("Network", true)), idempotency === "idempotent")
+    }
   })
 })
 

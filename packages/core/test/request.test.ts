@@ -1,11 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Result } from "effect"
+import { Effect, Option, Result } from "effect"
 import * as BitgetConfig from "../src/BitgetConfig.js"
+import type { BitgetTransportError } from "../src/BitgetError.js"
 import * as Credentials from "../src/Credentials.js"
+import { failure, HttpTransport } from "../src/HttpTransport.js"
 import * as Request from "../src/internal/request.js"
 import * as Symbols from "../src/Symbols.js"
 import * as TaxRecords from "../src/TaxRecords.js"
-import { credentials, hmacSecret } from "./support.js"
+import { credentials, exchange, hmacSecret, ok } from "./support.js"
 
 const signed = Request.frame(BitgetConfig.make({ baseUrl: "https://x.test", credentials, demoTrading: true }))
 const anonymous = Request.frame(BitgetConfig.make({ baseUrl: "https://x.test" }))
@@ -63,5 +65,116 @@ describe("request building", () => {
     assert.notInclude(text, "key-1")
     assert.notInclude(text, "phrase-1")
     assert.notInclude(text, "s3cr3t")
+  })
+})
+
+describe("transport failures, by what was thrown", () => {
+  const request: HttpTransport.Request = {
+    endpoint: "GET /api/v2/test",
+    method: "GET",
+    url: "https://x.test/api/v2/test",
+    headers: {
+      "ACCESS-KEY": "key-1",
+      "access-passphrase": "phrase-1",
+      "ACCESS-SIGN": "c2lnbmF0dXJl+/=",
+      locale: "en-US"
+    },
+    timeoutMillis: 1_000,
+    maxBytes: 1_024
+  }
+  const coded = (code: string, message = code, name = "Error") => Object.assign(new Error(message), { code, name })
+  const invalidUrl = Result.getFailure(Result.try(() => new URL("not a url")))
+  const cases: ReadonlyArray<readonly [string, unknown, BitgetTransportError["reason"], boolean, string]> = [
+    ["a refused connection", coded("ECONNREFUSED"), "Connect", false, " (ECONNREFUSED)"],
+    ["a name that does not resolve", coded("ENOTFOUND"), "Connect", false, " (ENOTFOUND)"],
+    ["a name server that failed", coded("EAI_AGAIN"), "Connect", false, " (EAI_AGAIN)"],
+    ["undici's connect timeout", coded("UND_ERR_CONNECT_TIMEOUT"), "Connect", false, " (UND_ERR_CONNECT_TIMEOUT)"],
+    [
+      "a certificate refused",
+      coded("UNABLE_TO_VERIFY_LEAF_SIGNATURE"),
+      "Connect",
+      false,
+      " (UNABLE_TO_VERIFY_LEAF_SIGNATURE)"
+    ],
+    ["an invalid URL", Option.getOrThrow(invalidUrl), "Connect", false, " (ERR_INVALID_URL)"],
+    ["a reset connection", coded("ECONNRESET"), "Network", true, " (ECONNRESET)"],
+    ["a connection timed out", coded("ETIMEDOUT"), "Network", true, " (ETIMEDOUT)"],
+    [
+      "fetch failed over a reset",
+      new TypeError("fetch failed", { cause: coded("ECONNRESET") }),
+      "Network",
+      true,
+      " (ECONNRESET)"
+    ],
+    [
+      "a body cut short (undici under fetch: terminated, other side closed)",
+      new TypeError("terminated", { cause: coded("UND_ERR_SOCKET", "other side closed", "SocketError") }),
+      "Network",
+      true,
+      " (UND_ERR_SOCKET)"
+    ],
+    [
+      "an answer that is not HTTP (undici's parser error, which may have no code)",
+      new TypeError("fetch failed", { cause: Object.assign(new Error("Expected HTTP/"), { name: "HTTPParserError" }) }),
+      "Network",
+      true,
+      " (HTTPParserError)"
+    ],
+    [
+      "a TypeError of a bug",
+      new TypeError("Cannot read properties of undefined (reading 'write')"),
+      "Unexpected",
+      true,
+      ": TypeError: Cannot read properties of undefined (reading 'write')"
+    ],
+    ["a RangeError", new RangeError("Invalid array length"), "Unexpected", true, ": RangeError: Invalid array length"],
+    [
+      "a code that proves nothing (undici refusing an argument)",
+      coded("UND_ERR_INVALID_ARG", "Invalid URL protocol", "InvalidArgumentError"),
+      "Unexpected",
+      true,
+      ": InvalidArgumentError: Invalid URL protocol"
+    ],
+    ["a thrown string", "oops", "Unexpected", true, ": a thrown string: oops"],
+    ["a thrown object that is no error", { not: "an error" }, "Unexpected", true, ": a thrown object"]
+  ]
+
+  it("a network code (on the error or a cause) is Connect or Network; anything else is Unexpected", () => {
+    for (const [name, thrown, reason, sent, description] of cases) {
+      const error = failure(request, thrown)
+      assert.strictEqual(error.reason, reason, name)
+      assert.strictEqual(error.sent, sent, name)
+      assert.strictEqual(error.description, `request transport failure${description}`, name)
+    }
+  })
+
+  it.effect("an invalid base URL fails on the HTTP client before anything is sent: Connect, not sent", () => {
+    const { layer, requests } = exchange(() => ok([]), { baseUrl: "not a url" })
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(Symbols.symbols())
+      assert.isTrue(error._tag === "BitgetTransportError" && error.reason === "Connect" && !error.sent)
+      assert.strictEqual(
+        error.message,
+        "GET /api/v2/spot/public/symbols transport failure (Connect): request URL failure (ERR_INVALID_URL)"
+      )
+      assert.strictEqual(requests.length, 0)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it("an Unexpected failure keeps no credential header's value, and a bounded text even of a looping cause", () => {
+    const echo = new TypeError(
+      `invalid headers ${JSON.stringify(request.headers)} ${encodeURIComponent(request.headers["ACCESS-SIGN"]!)}`
+    )
+    const error = failure(request, echo)
+    for (const secret of ["key-1", "phrase-1", "c2lnbmF0dXJl", "c2lnbmF0dXJl%2B%2F%3D"]) {
+      assert.notInclude(error.message, secret)
+    }
+    assert.include(error.message, "en-US")
+    const looping = new Error("loop")
+    Object.assign(looping, { cause: looping })
+    assert.strictEqual(failure(request, looping).description, "request transport failure: Error: loop")
+    const long = failure(request, new TypeError("x".repeat(1_000_000), { cause: new Error("y".repeat(1_000_000)) }))
+    assert.isBelow(long.message.length, 500)
+    assert.isTrue(long.description.endsWith("x…"))
   })
 })

@@ -1,6 +1,8 @@
 /**
  * Everything a Node.js program needs in one layer: the client over undici
- * (`UndiciTransport`) with the node:crypto signer.
+ * (`UndiciTransport`) with the node:crypto signer. On a runtime whose `undici`
+ * cannot send (Bun's), building these layers fails at once with one line that
+ * names the layer to use there instead (`BitgetClient.layer` over fetch).
  *
  * @since 0.1.0
  */

@@ -2,14 +2,16 @@
  * The `HttpTransport` straight on undici: one pooled keep-alive agent per
  * layer (HTTP/1.1), one timer per request for its deadline, the body read
  * within the size cap (a declared length over it is refused before reading).
+ * It needs Node's undici: on a runtime whose `undici` is a stand-in that
+ * cannot send (Bun's), building it dies at once, naming the layer to use.
  *
  * @since 0.1.0
  */
-import type { BitgetTransportError } from "@bitget-effect/core/BitgetError"
-import { BitgetDecodeError } from "@bitget-effect/core/BitgetError"
+import { BitgetDecodeError, BitgetTransportError } from "@bitget-effect/core/BitgetError"
 import { failure, HttpTransport, timeoutError } from "@bitget-effect/core/HttpTransport"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Predicate from "effect/Predicate"
 import type * as Scope from "effect/Scope"
 import type { Dispatcher } from "undici"
 import { Agent } from "undici"
@@ -66,8 +68,29 @@ const flatten = (headers: Dispatcher.ResponseData["headers"]): Record<string, st
   return flat
 }
 
+/** The methods of undici's `Agent` the transport calls; Bun's `undici` is a stand-in whose `Agent` has neither. */
+const agentMethods = ["request", "close"] as const
+
+/** Whether an agent has every method the transport calls. */
+const capable = (agent: object): boolean =>
+  agentMethods.every((method) => Predicate.hasProperty(agent, method) && Predicate.isFunction(agent[method]))
+
+/** Why the transport cannot be built here, and which layer to use instead. */
+const unsupported = (): BitgetTransportError =>
+  new BitgetTransportError({
+    endpoint: "undici",
+    reason: "Unexpected",
+    sent: false,
+    description: "this runtime's undici cannot send requests (its Agent has no request method, as under Bun): " +
+      "use BitgetClient.layer from @bitget-effect/core over FetchHttpClient.layer (effect/http) and " +
+      "WebCryptoSigner.layer instead of BitgetNode.layer"
+  })
+
 /**
- * Builds the transport on an agent of its own, closed with the scope.
+ * Builds the transport on an agent of its own, closed with the scope. On a
+ * runtime whose undici cannot send (Bun's stand-in), it dies at once with an
+ * `Unexpected` `BitgetTransportError` naming the layer to use instead, rather
+ * than failing each call.
  *
  * @since 0.1.0
  * @category constructors
@@ -75,14 +98,15 @@ const flatten = (headers: Dispatcher.ResponseData["headers"]): Record<string, st
 export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.sync(() =>
-        new Agent({
+      Effect.suspend(() => {
+        const agent = new Agent({
           connections: options.connections ?? 32,
           keepAliveTimeout: options.keepAliveTimeout ?? 30_000,
           // undici 8 would negotiate HTTP/2 over TLS; on HTTP/1.1 an aborted exchange closes its socket
           allowH2: false
         })
-      ),
+        return capable(agent) ? Effect.succeed(agent) : Effect.die(unsupported())
+      }),
       (agent) => Effect.promise(() => agent.close())
     ),
     (agent) =>
@@ -121,7 +145,7 @@ export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service
             }
             exchange().then(
               resume,
-              (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request.endpoint, error)))
+              (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request, error)))
             ).finally(() => clearTimeout(timer))
             return Effect.sync(() => controller.abort())
           })
@@ -129,7 +153,8 @@ export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service
   )
 
 /**
- * The transport as a layer, with its own agent.
+ * The transport as a layer, with its own agent; like `make`, it dies at build
+ * on a runtime whose undici cannot send.
  *
  * @since 0.1.0
  * @category layers

@@ -88,6 +88,31 @@ describe("UndiciTransport", () => {
       }
     }))
 
+  it.live("a connection the server drops is Network and maybe sent", () =>
+    Effect.gen(function*() {
+      const server = yield* serve((req) => req.socket.destroy())
+      const error = yield* Effect.flip(send(request(server.url)))
+      assert.isTrue(error._tag === "BitgetTransportError" && error.reason === "Network" && error.sent)
+      assert.match(error.message, /\((ECONNRESET|UND_ERR_SOCKET)\)$/)
+    }))
+
+  it.live("a URL undici cannot parse is not sent; what else it refuses is Unexpected, named, and not a network failure", () =>
+    Effect.gen(function*() {
+      const invalid = yield* Effect.flip(send(request("not a url")))
+      assert.isTrue(invalid._tag === "BitgetTransportError" && invalid.reason === "Connect" && !invalid.sent)
+      assert.strictEqual(
+        invalid.message,
+        "GET /api/v2/test transport failure (Connect): request transport failure (ERR_INVALID_URL)"
+      )
+      const refused = yield* Effect.flip(send(request("ftp://127.0.0.1:1")))
+      assert.isTrue(refused._tag === "BitgetTransportError" && refused.reason === "Unexpected" && refused.sent)
+      assert.strictEqual(
+        refused.message,
+        "GET /api/v2/test transport failure (Unexpected): request transport failure: " +
+          "InvalidArgumentError: Invalid URL protocol: the URL must start with `http:` or `https:`."
+      )
+    }))
+
   it.live("an interrupted exchange is aborted at once, not held to its deadline", () =>
     Effect.gen(function*() {
       let closed = false

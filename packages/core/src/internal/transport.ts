@@ -1,7 +1,9 @@
 import * as Effect from "effect/Effect"
 import type { HttpClientError, HttpClientResponse } from "effect/http"
+import * as Predicate from "effect/Predicate"
 import * as Stream from "effect/Stream"
 import { BitgetDecodeError, BitgetTransportError } from "../BitgetError.js"
+import * as Redact from "./redact.js"
 
 /**
  * Header names that carry credentials (lower case).
@@ -10,37 +12,138 @@ import { BitgetDecodeError, BitgetTransportError } from "../BitgetError.js"
  */
 export const credentialHeaders: ReadonlyArray<string> = ["access-key", "access-sign", "access-passphrase"]
 
-const notSentCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"])
+/**
+ * What a failure is built from: the request's label, and its headers (the
+ * values of the credential ones are kept out of any text).
+ *
+ * @internal
+ */
+export interface Sent {
+  readonly endpoint: string
+  readonly headers: { readonly [name: string]: string }
+}
 
-const errorCode = (error: unknown): string | undefined => {
-  for (let current = error, depth = 0; current !== null && typeof current === "object" && depth < 5; depth++) {
-    const code = (current as { readonly code?: unknown }).code
-    if (typeof code === "string") return code
-    current = (current as { readonly cause?: unknown }).cause
+/** Whether a broken exchange can have reached the server: `Connect` when it cannot, `Network` when it may. */
+type Broken = "Connect" | "Network"
+
+/**
+ * What an error code proves about an exchange that broke, by the code: Node's
+ * system errors, undici's, TLS's (on the error or one of its causes). A code
+ * that is not here (or no code) proves nothing: the failure is `Unexpected`.
+ */
+const brokenBy: ReadonlyMap<string, Broken> = new Map<string, Broken>([
+  // no connection was made (name resolution, refusal, unreachable, connect timeout, TLS handshake), or the URL
+  // cannot be connected to: nothing was sent
+  ...[
+    "ECONNREFUSED",
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "EHOSTUNREACH",
+    "ENETUNREACH",
+    "UND_ERR_CONNECT_TIMEOUT",
+    "ERR_INVALID_URL",
+    "EPROTO",
+    "ERR_TLS_CERT_ALTNAME_INVALID",
+    "CERT_HAS_EXPIRED",
+    "DEPTH_ZERO_SELF_SIGNED_CERT",
+    "SELF_SIGNED_CERT_IN_CHAIN",
+    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+    "UNABLE_TO_VERIFY_LEAF_SIGNATURE"
+  ].map((code) => [code, "Connect"] as const),
+  // the connection broke, timed out or carried what is not HTTP, maybe after the request went out (undici's
+  // parser error may have no code: it is found by its name)
+  ...[
+    "ECONNRESET",
+    "ETIMEDOUT",
+    "EPIPE",
+    "ECONNABORTED",
+    "UND_ERR_SOCKET",
+    "UND_ERR_HEADERS_TIMEOUT",
+    "UND_ERR_BODY_TIMEOUT",
+    "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
+    "HTTPParserError"
+  ].map((code) => [code, "Network"] as const)
+])
+
+/** An error and its causes, outermost first: at most 5, each once (a chain of causes may loop). */
+const chain = (error: unknown): ReadonlyArray<unknown> => {
+  const links = [error]
+  for (let current = error; links.length < 5 && Predicate.hasProperty(current, "cause");) {
+    current = current.cause
+    if (links.includes(current)) break
+    links.push(current)
+  }
+  return links
+}
+
+/** A string property of a value, if it has one. */
+const text = (value: unknown, key: "code" | "name" | "message"): string | undefined =>
+  Predicate.hasProperty(value, key) && Predicate.isString(value[key]) ? value[key] : undefined
+
+/** The first code (or undici error name) in an error's chain that proves a broken exchange, with what it proves. */
+const brokenExchange = (error: unknown): { readonly code: string; readonly broken: Broken } | undefined => {
+  for (const link of chain(error)) {
+    for (const code of [text(link, "code"), text(link, "name")]) {
+      const broken = code === undefined ? undefined : brokenBy.get(code)
+      if (code !== undefined && broken !== undefined) return { code, broken }
+    }
   }
   return undefined
 }
 
+/** The most characters of a thrown error's text an `Unexpected` failure keeps. */
+const thrownLength = 400
+
+/** One error as `Name: message`; a thrown string as itself; any other value by its type. */
+const describeLink = (link: unknown): string => {
+  const message = text(link, "message")
+  if (message !== undefined) return `${text(link, "name") ?? "Error"}: ${message}`
+  return typeof link === "string" ? `a thrown string: ${link}` : `a thrown ${link === null ? "null" : typeof link}`
+}
+
 /**
- * A transport failure from any error that carries a system or undici error
- * code (on itself or a cause): `Connect` and not sent when the code proves no
- * request reached the server, else `Network`. Only the code is kept: the
- * error may hold the signed request, which must not leak.
+ * What was thrown, as `Name: message` for it and each cause (`TypeError:
+ * fetch failed; cause: Error: unknown scheme`), with the values of the
+ * request's credential headers (key, passphrase, signature) removed, and cut
+ * to a bounded length.
+ */
+const describeThrown = (error: unknown, headers: { readonly [name: string]: string }): string => {
+  let described = ""
+  for (const link of chain(error)) {
+    if (described.length > thrownLength) break
+    described += described === "" ? describeLink(link) : `; cause: ${describeLink(link)}`
+  }
+  const secrets = Object.keys(headers).filter((name) => credentialHeaders.includes(name.toLowerCase()))
+  return Redact.clip(described, thrownLength, Redact.scrubber(secrets.map((name) => headers[name] ?? "")))
+}
+
+/**
+ * A transport failure from what was thrown while sending a request or reading
+ * its answer. A system, undici or TLS error code (on the error or a cause)
+ * makes it `Connect` (and not sent) when the code proves no request reached
+ * the server, else `Network`; only the code is kept, as the error may quote
+ * the signed request. Anything else (a `TypeError` of a bug, a runtime the
+ * transport does not support) is `Unexpected`: it keeps the name and message
+ * of the error and its causes, scrubbed of the request's credentials and
+ * bounded, and counts as sent unless `unsent` says otherwise, as nothing tells
+ * how far the exchange got and a call that is not idempotent must not be
+ * repeated on a guess.
  *
  * @internal
  */
 export const transportError = (
-  endpoint: string,
+  request: Sent,
   cause: unknown,
   options: { readonly what: string; readonly unsent?: boolean }
 ): BitgetTransportError => {
-  const code = errorCode(cause)
-  const refused = code !== undefined && notSentCodes.has(code)
+  const found = brokenExchange(cause)
   return new BitgetTransportError({
-    endpoint,
-    reason: refused ? "Connect" : "Network",
-    sent: !refused && options.unsent !== true,
-    description: `${options.what} failure${code === undefined ? "" : ` (${code})`}`
+    endpoint: request.endpoint,
+    reason: found === undefined ? "Unexpected" : found.broken,
+    sent: found?.broken !== "Connect" && options.unsent !== true,
+    description: found === undefined
+      ? `${options.what} failure: ${describeThrown(cause, request.headers)}`
+      : `${options.what} failure (${found.code})`
   })
 }
 
@@ -48,7 +151,7 @@ export const transportError = (
 const failed: { readonly [Tag in HttpClientError.HttpClientErrorReason["_tag"]]: string } = {
   TransportError: "request transport",
   EncodeError: "request encode",
-  InvalidUrlError: "request invalidurl",
+  InvalidUrlError: "request URL",
   StatusCodeError: "response statuscode",
   DecodeError: "response decode",
   EmptyBodyError: "response emptybody"
@@ -56,48 +159,51 @@ const failed: { readonly [Tag in HttpClientError.HttpClientErrorReason["_tag"]]:
 
 /**
  * Maps an HTTP client failure to a transport error, telling whether the
- * request can have reached the exchange.
+ * request can have reached the exchange: not when it could not be encoded or
+ * its URL is invalid. A failure without a cause is described by itself.
  *
  * @internal
  */
-export const fromHttpClientError = (endpoint: string, error: HttpClientError.HttpClientError): BitgetTransportError =>
-  transportError(endpoint, error.reason.cause, {
+export const fromHttpClientError = (
+  request: Sent,
+  error: HttpClientError.HttpClientError
+): BitgetTransportError =>
+  transportError(request, error.reason.cause ?? error.reason, {
     what: failed[error.reason._tag],
-    unsent: error.reason._tag === "EncodeError"
+    unsent: error.reason._tag === "EncodeError" || error.reason._tag === "InvalidUrlError"
   })
 
 const decoder = new TextDecoder()
 
 /**
- * Reads a body as text, at most `maxBytes` of it: a longer body (by its
+ * Reads a body as text, at most the request's `maxBytes` of it: a longer body (by its
  * `content-length`, or once more bytes arrive) fails at once and the rest is
  * never read.
  *
  * @internal
  */
 export const readBody = (
-  endpoint: string,
-  response: HttpClientResponse.HttpClientResponse,
-  maxBytes: number
+  request: Sent & { readonly maxBytes: number },
+  response: HttpClientResponse.HttpClientResponse
 ): Effect.Effect<string, BitgetTransportError | BitgetDecodeError> => {
   const tooLarge = () =>
     new BitgetDecodeError({
-      endpoint,
+      endpoint: request.endpoint,
       status: response.status,
-      issue: `the body is larger than the ${maxBytes} bytes allowed (maxResponseBytes)`,
+      issue: `the body is larger than the ${request.maxBytes} bytes allowed (maxResponseBytes)`,
       excerpt: ""
     })
-  if (Number(response.headers["content-length"]) > maxBytes) return Effect.fail(tooLarge())
+  if (Number(response.headers["content-length"]) > request.maxBytes) return Effect.fail(tooLarge())
   return Effect.suspend(() => {
     const chunks: Array<Uint8Array> = []
     let size = 0
     return Stream.runForEach(response.stream, (chunk) => {
       size += chunk.length
-      if (size > maxBytes) return Effect.fail(tooLarge())
+      if (size > request.maxBytes) return Effect.fail(tooLarge())
       chunks.push(chunk)
       return Effect.void
     }).pipe(
-      Effect.mapError((error) => error._tag === "BitgetDecodeError" ? error : fromHttpClientError(endpoint, error)),
+      Effect.mapError((error) => error._tag === "BitgetDecodeError" ? error : fromHttpClientError(request, error)),
       Effect.map(() => {
         const bytes = new Uint8Array(size)
         let offset = 0
