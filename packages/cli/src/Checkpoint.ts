@@ -41,6 +41,16 @@ export class Checkpoint extends Schema.Class<Checkpoint>("Checkpoint")({
   records: NonNegativeInt
 }) {}
 
+/**
+ * `true` for a checkpoint that holds no progress: no record, and the rest
+ * starts at the range's start (resuming from it is starting over).
+ *
+ * @since 0.2.0
+ * @category predicates
+ */
+export const isEmpty = (checkpoint: Checkpoint): boolean =>
+  checkpoint.records === 0 && !DateTime.isGreaterThan(checkpoint.resumeFrom, checkpoint.from)
+
 const CheckpointJson = Schema.fromJsonString(Checkpoint, { space: 2 })
 const decode = Schema.decodeUnknownResult(CheckpointJson)
 const encode = Schema.encodeSync(CheckpointJson)

@@ -11,11 +11,12 @@ import { describeFailure } from "@bitget-effect/core/BitgetError"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Cause from "effect/Cause"
-import { CliError, CliOutput, Command } from "effect/cli"
+import { CliError, CliOutput, Command, TerminalCapabilities } from "effect/cli"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Export from "./Export.js"
@@ -116,6 +117,14 @@ const presenter: CliOutput.Presenter = {
 }
 
 /**
+ * Node's services, and what the terminal can do as this run finds it: help is
+ * coloured only when standard output is a terminal and neither `NO_COLOR` nor
+ * `TERM=dumb` is set (read from the `ConfigProvider`, the environment by
+ * default; `FORCE_COLOR` forces it).
+ */
+const services = Layer.provideMerge(TerminalCapabilities.layer, NodeServices.layer)
+
+/**
  * Runs a command line (`[node, script, ...args]`, as `process.argv`); a
  * failure ends with the lines of `failureLines` on standard error.
  *
@@ -126,7 +135,7 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, unknown> =
   Command.runWith(command, { version })(argv.slice(2)).pipe(
     Effect.tapCause((cause) => Effect.forEach(failureLines(cause), (line) => Console.error(line), { discard: true })),
     Effect.provideService(CliOutput.Presenter, presenter),
-    Effect.provide(NodeServices.layer)
+    Effect.provide(services)
   )
 
 /**

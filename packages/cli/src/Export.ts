@@ -4,15 +4,20 @@
  * [--base-url URL] [--quiet]`: every record of a range, oldest window first,
  * as CSV or NDJSON on standard output or in a file. A file appears only
  * complete (written as `FILE.part`, renamed at the end); an export that stops
- * keeps `FILE.checkpoint.json`, and `--resume` continues it.
+ * after some progress keeps `FILE.checkpoint.json`, and `--resume` continues
+ * it. The configuration is checked before any file is touched.
  *
  * @since 0.1.0
  */
 import type * as BitgetClient from "@bitget-effect/core/BitgetClient"
-import type { BitgetError } from "@bitget-effect/core/BitgetError"
+import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
+import { type BitgetError, BitgetRequestError, isBitgetError } from "@bitget-effect/core/BitgetError"
+import * as Endpoint from "@bitget-effect/core/Endpoint"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
+import * as Retry from "@bitget-effect/core/Retry"
 import * as StreamProgress from "@bitget-effect/core/StreamProgress"
 import * as BitgetNode from "@bitget-effect/platform-node/BitgetNode"
+import * as Cause from "effect/Cause"
 import { Argument, Command, Flag } from "effect/cli"
 import type * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
@@ -27,6 +32,7 @@ import * as Option from "effect/Option"
 import type * as PlatformError from "effect/PlatformError"
 import * as References from "effect/References"
 import * as Result from "effect/Result"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Checkpoint from "./Checkpoint.js"
 import * as ExportKind from "./ExportKind.js"
@@ -124,16 +130,36 @@ interface State {
   progress: StreamProgress.StreamProgress | undefined
 }
 
-/** The client, with `--base-url` in front of `BITGET_BASE_URL` (and every other variable as configured). */
-const client = (baseUrl: Option.Option<string>): Layer.Layer<BitgetClient.BitgetClient, Config.ConfigError> =>
+/** `layer` reading `--base-url` in place of `BITGET_BASE_URL` (and every other variable as configured). */
+const withBaseUrl = <A, E, R>(layer: Layer.Layer<A, E, R>, baseUrl: Option.Option<string>): Layer.Layer<A, E, R> =>
   Option.match(baseUrl, {
-    onNone: () => BitgetNode.layerConfig(),
+    onNone: () => layer,
     onSome: (url) =>
-      BitgetNode.layerConfig().pipe(
+      layer.pipe(
         Layer.provide(
           ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { BITGET_BASE_URL: url } }), { asPrimary: true })
         )
       )
+  })
+
+/**
+ * Reads the configuration as the client will, and fails as the export would
+ * (a bad `BITGET_*` value, incomplete credentials, or none for a signed
+ * export), before anything is sent or any file touched.
+ */
+const checkConfig = (plan: Plan): Effect.Effect<void, Config.ConfigError | BitgetRequestError> =>
+  Effect.gen(function*() {
+    const options = yield* BitgetConfig.BitgetConfig.pipe(
+      Effect.provide(withBaseUrl(BitgetConfig.layerConfig(), plan.baseUrl))
+    )
+    const { endpoint } = plan.kind
+    if (endpoint.auth === "signed" && Option.isNone(options.credentials)) {
+      return yield* new BitgetRequestError({
+        endpoint: Endpoint.label(endpoint),
+        reason: "NoCredentials",
+        issue: `${plan.kind.kind} reads your account: it needs an API key`
+      })
+    }
   })
 
 /** Where an export starts: the range, and for a resumed file what the earlier run left. */
@@ -228,7 +254,26 @@ const resumePoint = (plan: Plan, paths: Checkpoint.Paths) =>
     return checkpoint
   })
 
-/** An export to a file: `FILE.part`, checkpointed, renamed to `FILE` when complete. */
+/**
+ * `true` when running the export again may get past what stopped it: an
+ * interruption, the file system, or a failure the client retries (the
+ * network, a busy exchange). Not an auth, permission or parameter error, a
+ * request refused before sending, or a defect: those need a fix first.
+ */
+const resumable = (plan: Plan, cause: Cause.Cause<unknown>): boolean =>
+  Option.match(Cause.findErrorOption(cause), {
+    onNone: () => Cause.hasInterruptsOnly(cause),
+    onSome: (error) => !isBitgetError(error) || Retry.isRetryable(plan.kind.endpoint.idempotency)(error)
+  })
+
+/**
+ * An export to a file: `FILE.part`, checkpointed, renamed to `FILE` when
+ * complete. The files are opened at the first records (or at the end of an
+ * export that has none): until then an earlier export's `FILE.part` and
+ * checkpoint stay as they are, and a run that stops leaves nothing. One that
+ * stops later keeps its checkpoint if it holds any progress, and removes both
+ * files if it holds none.
+ */
 const toFile = (
   plan: Plan,
   paths: Checkpoint.Paths,
@@ -238,6 +283,9 @@ const toFile = (
   started: number
 ) =>
   Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    // the file is opened later, in this scope
+    const context = yield* Effect.context<FileSystem.FileSystem | Scope.Scope>()
     const { walk } = start
     const base = {
       version: 1 as const,
@@ -247,32 +295,48 @@ const toFile = (
       from: plan.from,
       to: walk.end
     }
-    const output = yield* Output.file(paths.part, Option.getOrUndefined(Option.map(start.resumed, (c) => c.bytes)))
-    if (Option.isNone(start.resumed)) yield* output.write(plan.kind.header(plan.format))
-    // the latest point up to which the file is complete, and the one on disk
-    let latest = new Checkpoint.Checkpoint({
-      ...base,
-      resumeFrom: walk.start,
-      bytes: output.bytes(),
-      records: state.records
-    })
-    let saved: Checkpoint.Checkpoint | undefined
+    // the file once opened; the latest point up to which it is complete, and the one on disk
+    let output: Output.FileOutput | undefined
+    let latest = Option.getOrUndefined(start.resumed)
+    let saved = latest
     let windowsDone = 0
     const save = Effect.suspend(() => {
       const checkpoint = latest
-      return checkpoint === saved ? Effect.void : Effect.andThen(
+      return checkpoint === undefined || checkpoint === saved ? Effect.void : Effect.andThen(
         Checkpoint.write(paths.checkpoint, checkpoint),
         Effect.sync(() => {
           saved = checkpoint
         })
       )
     })
+    const open = Effect.suspend(() =>
+      output !== undefined ? Effect.succeed(output) : Effect.gen(function*() {
+        const opened = yield* Output.file(paths.part, saved?.bytes)
+        output = opened
+        if (saved !== undefined) return opened
+        // a new export: its first checkpoint replaces any earlier one, which the file no longer matches
+        const replaced = yield* Effect.orElseSucceed(fs.exists(paths.checkpoint), () => false)
+        yield* opened.write(plan.kind.header(plan.format))
+        latest = new Checkpoint.Checkpoint({ ...base, resumeFrom: walk.start, bytes: opened.bytes(), records: 0 })
+        yield* save
+        if (replaced) {
+          view.print(
+            `note: starting over; the checkpoint of an earlier export to ${paths.out} is replaced ` +
+              "(--resume continues one)"
+          )
+        }
+        return opened
+      }).pipe(Effect.provide(context))
+    )
     // With windows walked oldest first, a report that counts one more window
     // done and names the next one means every record before that window's
     // start has been pulled, and so written: the file up to here holds
     // exactly those records.
     const onProgress = (progress: StreamProgress.StreamProgress) => {
-      if (progress.windowsDone > windowsDone && Option.isSome(progress.window)) {
+      if (
+        output !== undefined && latest !== undefined && progress.windowsDone > windowsDone &&
+        Option.isSome(progress.window)
+      ) {
         const resumeFrom = progress.window.value.start
         if (DateTime.isGreaterThan(resumeFrom, latest.resumeFrom)) {
           latest = new Checkpoint.Checkpoint({ ...base, resumeFrom, bytes: output.bytes(), records: state.records })
@@ -280,22 +344,28 @@ const toFile = (
       }
       windowsDone = Math.max(windowsDone, progress.windowsDone)
     }
-    yield* save
-    yield* writeAll(plan, walk, output, state, onProgress, save).pipe(
-      Effect.onError(() =>
-        Effect.andThen(
-          Effect.ignore(save),
-          Effect.sync(() =>
-            view.finish(
-              `${plan.kind.kind}: stopped after ${ProgressView.count(state.records)} records; ` +
-                `${paths.checkpoint} keeps the first ${ProgressView.count(latest.records)}: ` +
-                "run the same command with --resume to continue"
-            )
-          )
+    const file: Output.Output<PlatformError.PlatformError> = {
+      write: (text) => Effect.flatMap(open, (opened) => opened.write(text)),
+      bytes: () => output?.bytes() ?? 0
+    }
+    /** What a stopped export leaves: its checkpoint if it holds progress, else no file at all. */
+    const stopped = (cause: Cause.Cause<unknown>) =>
+      Effect.gen(function*() {
+        yield* Effect.ignore(save)
+        if (saved === undefined) return
+        const stop = `${plan.kind.kind}: stopped after ${ProgressView.count(state.records)} records`
+        if (Checkpoint.isEmpty(saved)) {
+          yield* Effect.ignore(fs.remove(paths.checkpoint))
+          yield* Effect.ignore(fs.remove(paths.part))
+          return view.finish(`${stop}, before a time window was complete: nothing is kept`)
+        }
+        view.finish(
+          `${stop}; ${paths.checkpoint} keeps the first ${ProgressView.count(saved.records)}` +
+            (resumable(plan, cause) ? ": run the same command with --resume to continue" : "")
         )
-      )
-    )
-    yield* output.sync
+      })
+    yield* writeAll(plan, walk, file, state, onProgress, save).pipe(Effect.onError((cause) => stopped(cause)))
+    yield* Effect.flatMap(open, (opened) => opened.sync)
   }).pipe(
     Effect.scoped,
     // the file is closed here; it becomes the output, and the checkpoint goes
@@ -309,9 +379,10 @@ const toFile = (
 
 /**
  * Runs a checked export: resolves where it starts (reading the checkpoint
- * for `--resume`), then walks the range through the client configured from
- * `BITGET_*` (and `--base-url`), writing as it goes, with progress and
- * Effect's log on standard error.
+ * for `--resume`), checks the configuration (`BITGET_*` and `--base-url`),
+ * then walks the range through the client, writing as it goes, with
+ * progress and Effect's log on standard error. Nothing is written, and no
+ * earlier checkpoint replaced, before the configuration passes.
  *
  * @since 0.1.0
  * @category running
@@ -328,9 +399,7 @@ export const run = (
     const resumed = Option.isSome(paths) && plan.resume
       ? Option.some(yield* resumePoint(plan, paths.value))
       : Option.none()
-    const fs = yield* FileSystem.FileSystem
-    const replaced = Option.isSome(paths) && !plan.resume &&
-      (yield* Effect.orElseSucceed(fs.exists(paths.value.checkpoint), () => false))
+    yield* checkConfig(plan)
     const now = yield* DateTime.now
     const walk: ExportKind.Walk = {
       start: Option.match(resumed, { onNone: () => plan.from, onSome: (c) => c.resumeFrom }),
@@ -351,18 +420,12 @@ export const run = (
         elapsed: Duration.millis(Date.now() - started)
       })
     })
-    if (replaced) {
-      view.print(`note: starting over; the checkpoint of an earlier export to ${
-        plan.out.pipe(Option.getOrElse(() => ""))
-      } is replaced (--resume continues one)`)
-    }
     const exported = Option.match(paths, {
-      onNone: () =>
-        toStdout(plan, walk, state, view, started),
+      onNone: () => toStdout(plan, walk, state, view, started),
       onSome: (paths) => toFile(plan, paths, { walk, resumed }, state, view, started)
     })
     yield* exported.pipe(
-      Effect.provide(client(plan.baseUrl)),
+      Effect.provide(withBaseUrl(BitgetNode.layerConfig(), plan.baseUrl)),
       // Effect's log goes to standard error, never among the records (in place of every logger installed)
       Effect.provide(Logger.layer([view.logger])),
       // otherwise the level is Effect's default (info), or the one `--log-level` sets

@@ -7,6 +7,7 @@
  */
 import type * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import type { BitgetError } from "@bitget-effect/core/BitgetError"
+import type * as Endpoint from "@bitget-effect/core/Endpoint"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import * as P2pOrders from "@bitget-effect/core/P2pOrders"
 import * as TaxRecords from "@bitget-effect/core/TaxRecords"
@@ -71,14 +72,26 @@ export interface Walk {
 }
 
 /**
- * One export: its columns, whether it takes a product type, and its records
- * as written batches (one per page, in the order the stream emits them).
+ * What an export needs to know of the endpoint it reads: its label, whether
+ * it is signed, and what the client retries.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Source = Pick<Endpoint.Endpoint<unknown, unknown>, "method" | "path" | "auth" | "idempotency">
+
+/**
+ * One export: its columns, the endpoint it reads, whether it takes a product
+ * type, and its records as written batches (one per page, in the order the
+ * stream emits them).
  *
  * @since 0.1.0
  * @category models
  */
 export interface ExportKind {
   readonly kind: Kind
+  /** The endpoint the records come from. */
+  readonly endpoint: Source
   readonly columns: ReadonlyArray<string>
   readonly futures: boolean
   /** What the output starts with in a format: the CSV header line, or nothing. */
@@ -92,11 +105,13 @@ export interface ExportKind {
 const make = <A>(options: {
   readonly kind: Kind
   readonly table: Columns.Table<A>
+  readonly endpoint: Source
   readonly futures: boolean
   readonly stream: (walk: Walk) => Stream.Stream<A, BitgetError, BitgetClient.BitgetClient>
 }): ExportKind => ({
   kind: options.kind,
   columns: Columns.names(options.table),
+  endpoint: options.endpoint,
   futures: options.futures,
   header: (format) => Format.make(format, options.table).header,
   batches: (walk, format) => {
@@ -119,12 +134,14 @@ export const byKind: { readonly [K in Kind]: ExportKind } = {
   "tax-records": make({
     kind: "tax-records",
     table: Columns.taxRecords,
+    endpoint: TaxRecords.endpoint,
     futures: false,
     stream: (walk) => TaxRecords.stream({ startTime: walk.start, endTime: walk.end, order: "oldestFirst" })
   }),
   "futures-orders": make({
     kind: "futures-orders",
     table: Columns.futuresOrders,
+    endpoint: FuturesHistory.endpoint,
     futures: true,
     stream: (walk) =>
       FuturesHistory.stream({
@@ -137,6 +154,7 @@ export const byKind: { readonly [K in Kind]: ExportKind } = {
   "p2p-orders": make({
     kind: "p2p-orders",
     table: Columns.p2pOrders,
+    endpoint: P2pOrders.endpoint,
     futures: false,
     stream: (walk) => P2pOrders.stream({ startTime: walk.start, endTime: walk.end, order: "oldestFirst" })
   })

@@ -41,6 +41,17 @@ export interface Output<E> {
   readonly bytes: () => number
 }
 
+/**
+ * A file open for the records: an `Output` that can also be flushed to disk.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface FileOutput extends Output<PlatformError.PlatformError> {
+  /** Waits until what was written is on disk. */
+  readonly sync: Effect.Effect<void, PlatformError.PlatformError>
+}
+
 const encoder = new TextEncoder()
 
 /**
@@ -82,11 +93,7 @@ export const stdout: Effect.Effect<Output<StdoutClosed>> = Effect.sync(() => {
 export const file = (
   path: string,
   keep: number | undefined
-): Effect.Effect<
-  Output<PlatformError.PlatformError> & { readonly sync: Effect.Effect<void, PlatformError.PlatformError> },
-  PlatformError.PlatformError,
-  FileSystem.FileSystem | Scope.Scope
-> =>
+): Effect.Effect<FileOutput, PlatformError.PlatformError, FileSystem.FileSystem | Scope.Scope> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const handle = yield* fs.open(path, { flag: keep === undefined ? "w" : "r+" })

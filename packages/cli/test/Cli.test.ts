@@ -1,7 +1,8 @@
 /**
  * The command line in process: every usage error exits with 2 and a readable
  * message before anything is sent (the sandbox's request log stays empty),
- * and how a run's end maps to an exit code.
+ * how a run's end maps to an exit code, and the help (short, specific, `bitget`
+ * in its usage line, coloured only on a terminal without `NO_COLOR`).
  */
 import { Sandbox } from "@bitget-effect/sandbox"
 import { assert, describe, it, layer } from "@effect/vitest"
@@ -9,27 +10,9 @@ import { Cause, Effect, Exit } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { vi } from "vitest"
 import * as Cli from "../src/Cli.js"
 import { UsageError } from "../src/UsageError.js"
-
-/** Runs `bitget …` in this process; yields its exit code and what it printed with `console.error`. */
-const bitget = (args: ReadonlyArray<string>) =>
-  Effect.acquireUseRelease(
-    Effect.sync(() => {
-      const lines: Array<string> = []
-      const spy = vi.spyOn(console, "error").mockImplementation((...args: ReadonlyArray<unknown>) => {
-        lines.push(`${args.map(String).join(" ")}\n`)
-      })
-      return { lines, spy }
-    }),
-    ({ lines }) =>
-      Effect.map(Effect.exit(Cli.run(["node", "bitget", ...args])), (exit) => ({
-        code: Cli.exitCode(exit, undefined),
-        stderr: lines.join("")
-      })),
-    ({ spy }) => Effect.sync(() => spy.mockRestore())
-  )
+import { inProcess } from "./support.js"
 
 describe("bitget (in process)", () => {
   layer(Sandbox.layer({ seed: 3, sizes: { taxRecords: 10, p2pOrders: 10, futuresOrders: 10 } }), {
@@ -89,7 +72,7 @@ describe("bitget (in process)", () => {
           [["export", "tax-records", "--from", "2025-01-01", "--unknown"], "--unknown"]
         ]
         for (const [args, message] of cases) {
-          const { code, stderr } = yield* bitget([...args, ...(args.includes("--base-url") ? [] : at)])
+          const { code, stderr } = yield* inProcess([...args, ...(args.includes("--base-url") ? [] : at)])
           assert.strictEqual(code, 2, `${args.join(" ")}: ${stderr}`)
           assert.include(stderr, message, args.join(" "))
           assert.include(stderr, "bitget export --help", args.join(" "))
@@ -115,4 +98,68 @@ describe("bitget --version", () => {
     }
     assert.strictEqual(Cli.version, manifest.version)
   })
+})
+
+/** Runs `effect` with standard output taken for a terminal (as `isTTY` says), or not. */
+const withStdoutTerminal = <A, E, R>(terminal: boolean, effect: Effect.Effect<A, E, R>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const saved = Object.getOwnPropertyDescriptor(process.stdout, "isTTY")
+      Object.defineProperty(process.stdout, "isTTY", { value: terminal, configurable: true, writable: true })
+      return saved
+    }),
+    () => effect,
+    (saved) =>
+      Effect.sync(() =>
+        saved === undefined
+          ? Reflect.deleteProperty(process.stdout, "isTTY")
+          : Object.defineProperty(process.stdout, "isTTY", saved)
+      )
+  )
+
+const ESC = "\u001b"
+
+describe("bitget --help", () => {
+  const helps = [["--help"], ["export", "--help"], ["export", "tax-records", "--help"]] as const
+
+  it.live("is short and specific: `bitget` in the usage line, a description of its own for every option", () =>
+    Effect.gen(function*() {
+      for (const args of helps) {
+        const where = `bitget ${args.join(" ")}`
+        const { code, stderr, stdout } = yield* inProcess(args)
+        assert.strictEqual(code, 0, `${where}: ${stderr}`)
+        assert.strictEqual(stderr, "", where)
+        const lines = stdout.trimEnd().split("\n")
+        assert.isAtMost(lines.length, 40, where)
+        const usage = lines[lines.indexOf("USAGE") + 1]
+        assert.match(usage ?? "", args[0] === "export" ? /^ {2}bitget export / : /^ {2}bitget /, where)
+        assert.notInclude(stdout, "A user-defined piece of text", where)
+        // each option (`  --name …`) is followed by its description
+        const options = lines.filter((line) => /^ {2}-/.test(line))
+        assert.isNotEmpty(options, where)
+        for (const option of options) assert.match(option, /^ {2}-\S.*? {2,}\S/, `${where}: ${option}`)
+        if (args[0] === "export") {
+          for (const flag of ["--from", "--to", "--product-type", "--format", "--out", "--resume", "--base-url"]) {
+            assert.include(stdout, `  ${flag} `, where)
+          }
+        }
+      }
+    }))
+
+  it.live("is coloured on a terminal only, and never with NO_COLOR", () =>
+    Effect.gen(function*() {
+      for (const args of helps) {
+        const where = `bitget ${args.join(" ")}`
+        const piped = yield* withStdoutTerminal(false, inProcess(args))
+        assert.notInclude(piped.stdout, ESC, `${where}, piped`)
+        // the control: the same run on a terminal is coloured, so the two below could fail
+        const terminal = yield* withStdoutTerminal(true, inProcess(args))
+        assert.include(terminal.stdout, ESC, `${where}, on a terminal`)
+        for (const NO_COLOR of ["1", "true"]) {
+          const noColor = yield* withStdoutTerminal(true, inProcess(args, { NO_COLOR }))
+          assert.notInclude(noColor.stdout, ESC, `${where}, on a terminal with NO_COLOR=${NO_COLOR}`)
+          assert.strictEqual(noColor.stdout, piped.stdout, where)
+        }
+      }
+    }))
 })

@@ -1,13 +1,16 @@
 /**
- * Test support: the `bitget` command run as a subprocess from source against
- * a sandbox, a CSV reader written here (independently of the command's
- * writer), and the comparison of exported rows with the sandbox's dataset.
+ * Test support: the `bitget` command run in this process or as a subprocess
+ * from source against a sandbox, a CSV reader written here (independently of
+ * the command's writer), and the comparison of exported rows with the
+ * sandbox's dataset.
  */
 import type { Sandbox } from "@bitget-effect/sandbox"
 import { assert } from "@effect/vitest"
-import { BigDecimal, Effect } from "effect"
+import { BigDecimal, ConfigProvider, Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import { vi } from "vitest"
+import * as Cli from "../src/Cli.js"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
 
@@ -19,18 +22,13 @@ export interface Ran {
   readonly stderr: string
 }
 
-/** The environment of a run: the sandbox's URL and HMAC key, no client-side rate limit, plus `extra`. */
-export const envOf = (
+/** The `BITGET_*` variables of a run: the sandbox's URL and HMAC key, no client-side rate limit, then `extra`. */
+export const variablesOf = (
   sandbox: Sandbox.Sandbox.Service,
   extra: Readonly<Record<string, string | undefined>> = {}
-): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith("BITGET_")) env[name] = value
-  }
+): Record<string, string | undefined> => {
   const { hmac } = sandbox.credentials
   return {
-    ...env,
     BITGET_BASE_URL: sandbox.url,
     BITGET_API_KEY: hmac.apiKey,
     BITGET_API_SECRET: hmac.secret,
@@ -39,6 +37,59 @@ export const envOf = (
     ...extra
   }
 }
+
+/** The environment of a subprocess: this one's without its `BITGET_*` variables, and `variablesOf`. */
+export const envOf = (
+  sandbox: Sandbox.Sandbox.Service,
+  extra: Readonly<Record<string, string | undefined>> = {}
+): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith("BITGET_")) env[name] = value
+  }
+  return { ...env, ...variablesOf(sandbox, extra) }
+}
+
+/**
+ * Runs `bitget …` in this process, reading its configuration from `env`
+ * alone (none of this process's variables): yields its exit code, what it
+ * printed on standard output with `console.log` (help, the version), and
+ * everything on standard error (`console.error`, the progress view).
+ */
+export const inProcess = (
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string | undefined>> = {}
+): Effect.Effect<Ran> =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const stdout: Array<string> = []
+      const stderr: Array<string> = []
+      const line = (into: Array<string>) => (...parts: ReadonlyArray<unknown>) => {
+        into.push(`${parts.map(String).join(" ")}\n`)
+      }
+      const spies = [
+        vi.spyOn(console, "log").mockImplementation(line(stdout)),
+        vi.spyOn(console, "error").mockImplementation(line(stderr)),
+        vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+          stderr.push(String(chunk))
+          return true
+        })
+      ]
+      return { stdout, stderr, spies }
+    }),
+    ({ stderr, stdout }) =>
+      Cli.run(["node", "bitget", ...args]).pipe(
+        Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ ...env })),
+        Effect.exit,
+        Effect.map((exit): Ran => ({
+          code: Cli.exitCode(exit, undefined),
+          signal: null,
+          stdout: stdout.join(""),
+          stderr: stderr.join("")
+        }))
+      ),
+    ({ spies }) => Effect.sync(() => spies.forEach((spy) => spy.mockRestore()))
+  )
 
 /** The demo key's secrets, none of which may ever be printed. */
 export const secretsOf = (sandbox: Sandbox.Sandbox.Service): ReadonlyArray<string> => {
