@@ -183,9 +183,9 @@ export class CancelledOrder extends Schema.Class<CancelledOrder>("CancelledOrder
 }, fastClass) {}
 
 /**
- * An order the exchange did not cancel, with its reason. `orderId` is empty
- * when the order was named by `clientOid`; `errorCode` is missing from the
- * documented example.
+ * An order the exchange did not cancel, with its reason. `orderId` is `None`
+ * when the order was named by `clientOid` (the exchange sends it empty);
+ * `errorCode` is missing from the documented example.
  *
  * @since 0.1.0
  * @category models
@@ -209,6 +209,28 @@ export class BatchCancelResponse extends Schema.Class<BatchCancelResponse>("Batc
 }, fastClass) {}
 
 /**
+ * An order named in the request but in neither list of the answer, so its
+ * state is unknown: its symbol (its own, or the batch's) and the identifier
+ * it was named by.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export class UnconfirmedOrder extends Schema.Class<UnconfirmedOrder>("UnconfirmedOrder")({
+  symbol: Maybe(Schema.String),
+  orderId: Maybe(Schema.String),
+  clientOid: Maybe(Schema.String)
+}, fastClass) {}
+
+/** The unconfirmed order of a reference of a batch whose top-level symbol is `symbol`. */
+const unconfirmedOf = (symbol: string | undefined) => (order: OrderRef): UnconfirmedOrder =>
+  new UnconfirmedOrder({
+    symbol: Option.fromUndefinedOr(order.symbol ?? symbol),
+    orderId: Option.fromUndefinedOr(order.orderId),
+    clientOid: Option.fromUndefinedOr(order.clientOid)
+  })
+
+/**
  * The outcome of a batch, accounting for every requested order: cancelled,
  * failed with a reason, or `unconfirmed` (named in the request but in neither
  * list of the answer, so its state is unknown).
@@ -219,7 +241,7 @@ export class BatchCancelResponse extends Schema.Class<BatchCancelResponse>("Batc
 export class BatchCancelResult extends Schema.Class<BatchCancelResult>("BatchCancelResult")({
   succeeded: Schema.Array(CancelledOrder),
   failed: Schema.Array(CancelFailure),
-  unconfirmed: Schema.Array(OrderRef)
+  unconfirmed: Schema.Array(UnconfirmedOrder)
 }, fastClass) {
   /** `true` when every requested order is confirmed cancelled. */
   get allCancelled(): boolean {
@@ -238,7 +260,7 @@ export class BatchCancelPartialFailure extends Schema.TaggedError<BatchCancelPar
 )("BatchCancelPartialFailure", {
   succeeded: Schema.Array(CancelledOrder),
   failed: Schema.Array(CancelFailure),
-  unconfirmed: Schema.Array(OrderRef)
+  unconfirmed: Schema.Array(UnconfirmedOrder)
 }) {
   override get message(): string {
     const total = this.succeeded.length + this.failed.length + this.unconfirmed.length
@@ -280,7 +302,9 @@ const account = (request: BatchCancelRequest, response: BatchCancelResponse): Ba
   return new BatchCancelResult({
     succeeded: response.successList,
     failed: response.failureList,
-    unconfirmed: request.orderList.filter((order) => !reported.has(referenceKey(kind, order[kind])))
+    unconfirmed: request.orderList
+      .filter((order) => !reported.has(referenceKey(kind, order[kind])))
+      .map(unconfirmedOf(request.symbol))
   })
 }
 
@@ -318,7 +342,7 @@ const allFailed = (request: BatchCancelRequest, code: string, msg: string): Batc
  * const mock = BitgetMock.layer(BitgetMock.succeed(BatchCancel.endpoint, answer))
  * const result = Effect.runSync(Effect.provide(program, mock))
  * assert.strictEqual(result.allCancelled, false)
- * assert.deepStrictEqual(result.unconfirmed.map((order) => order.orderId), ["1202"])
+ * assert.deepStrictEqual(result.unconfirmed.map((order) => order.orderId), [Option.some("1202")])
  * ```
  *
  * @since 0.1.0
@@ -455,7 +479,7 @@ export const cancelOrders = (
       Effect.map((outcomes) => {
         const succeeded: Array<CancelledOrder> = []
         const failed: Array<CancelFailure> = []
-        const unconfirmed: Array<OrderRef> = []
+        const unconfirmed: Array<UnconfirmedOrder> = []
         const batchErrors: Array<CancelOrdersResult["batchErrors"][number]> = []
         outcomes.forEach((outcome, index) => {
           const batch = batches[index] as BatchCancelRequest
@@ -464,7 +488,7 @@ export const cancelOrders = (
             failed.push(...outcome.success.failed)
             unconfirmed.push(...outcome.success.unconfirmed)
           } else {
-            unconfirmed.push(...batch.orderList)
+            unconfirmed.push(...batch.orderList.map(unconfirmedOf(batch.symbol)))
             batchErrors.push({ orders: batch.orderList, error: outcome.failure })
           }
         })

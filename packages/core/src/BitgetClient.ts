@@ -21,10 +21,10 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as Tracer from "effect/Tracer"
 import { BitgetConfig } from "./BitgetConfig.js"
-import type { BitgetError } from "./BitgetError.js"
+import type { BitgetError, BitgetPublicError } from "./BitgetError.js"
 import { BitgetDecodeError, isApiErrorOfKind } from "./BitgetError.js"
 import type { Credentials } from "./Credentials.js"
-import type { Endpoint } from "./Endpoint.js"
+import type { Auth, Endpoint, Failure } from "./Endpoint.js"
 import { label } from "./Endpoint.js"
 import { HttpTransport, layerHttpClient } from "./HttpTransport.js"
 import { decoder } from "./internal/decoder.js"
@@ -71,15 +71,18 @@ export declare namespace BitgetClient {
    * @category models
    */
   export interface Service {
-    /** Runs one call of an endpoint: validate, limit, sign, send, decode, with retries. */
-    readonly execute: <I, A, EI extends object, EA>(
-      endpoint: Endpoint<I, A, EI, EA>,
+    /**
+     * Runs one call of an endpoint: validate, limit, sign, send, decode, with
+     * retries; its failures are those of the endpoint's `auth`.
+     */
+    readonly execute: <I, A, EI extends object, EA, Au extends Auth>(
+      endpoint: Endpoint<I, A, EI, EA, Au>,
       input: I
-    ) => Effect.Effect<A, BitgetError>
+    ) => Effect.Effect<A, Failure<Au>>
     /** The offset added to the local clock to get the exchange's, in milliseconds. */
     readonly clockOffset: Effect.Effect<number>
-    /** Reads the exchange's clock and keeps the offset for signing. */
-    readonly syncClock: Effect.Effect<number, BitgetError>
+    /** Reads the exchange's clock (a public call) and keeps the offset for signing. */
+    readonly syncClock: Effect.Effect<number, BitgetPublicError>
   }
 }
 
@@ -88,6 +91,13 @@ interface CallState {
   attempts: number
   waitedMillis: number
   readonly reasons: Array<string>
+}
+
+/** What one attempt got: the answer, the `data` of its envelope, and what to scrub from text that quotes it. */
+interface Answered {
+  readonly answer: HttpTransport.Response
+  readonly data: unknown
+  readonly secrets: Redact.Scrubber
 }
 
 /**
@@ -100,7 +110,7 @@ const retrying = (
   policy: Retry.Policy,
   onRetry: (error: BitgetError, delayMillis: number) => Effect.Effect<void>
 ) =>
-<A, R>(self: Effect.Effect<A, BitgetError, R>) =>
+<A, E extends BitgetError, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.catch(self, (first) => {
     let replay = true
     return Effect.retry(
@@ -184,14 +194,22 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
 
     /**
      * One attempt, in a span of its own that holds neither headers, body nor
-     * query: wait for a slot, sign afresh, send, read the envelope.
+     * query: wait for a slot, sign afresh, send, read the envelope. It signs
+     * only with credentials, which a public endpoint is never given
+     * (`Request.credentialsFor`): hence its failures are the `auth`'s.
      */
-    const attempt = <I, A, EI extends object, EA>(
+    function attempt<I, A, EI extends object, EA, Au extends Auth>(
+      endpoint: Endpoint<I, A, EI, EA, Au>,
+      prepared: Request.Prepared,
+      credentials: Credentials | undefined,
+      call: CallState | undefined
+    ): Effect.Effect<Answered, Failure<Au>>
+    function attempt<I, A, EI extends object, EA>(
       endpoint: Endpoint<I, A, EI, EA>,
       prepared: Request.Prepared,
       credentials: Credentials | undefined,
       call: CallState | undefined
-    ) => {
+    ) {
       const name = label(endpoint)
       return Effect.suspend(() =>
         Effect.useSpan(name, {
@@ -281,7 +299,10 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       return known
     }
 
-    const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) => {
+    const execute = <I, A, EI extends object, EA, Au extends Auth>(
+      endpoint: Endpoint<I, A, EI, EA, Au>,
+      input: I
+    ): Effect.Effect<A, Failure<Au>> => {
       const name = label(endpoint)
       const run = (call: CallState) => {
         const onRetry = (reason: string, detail: string) =>
@@ -386,8 +407,8 @@ export const layerTransport: Layer.Layer<BitgetClient, never, BitgetConfig | Sig
  * @since 0.1.0
  * @category accessors
  */
-export const execute = <I, A, EI extends object, EA>(
-  endpoint: Endpoint<I, A, EI, EA>,
+export const execute = <I, A, EI extends object, EA, Au extends Auth>(
+  endpoint: Endpoint<I, A, EI, EA, Au>,
   input: I
-): Effect.Effect<A, BitgetError, BitgetClient> =>
+): Effect.Effect<A, Failure<Au>, BitgetClient> =>
   Effect.flatMap(BitgetClient, (client) => client.execute(endpoint, input))

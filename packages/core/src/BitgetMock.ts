@@ -13,7 +13,7 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
-import type { Endpoint } from "./Endpoint.js"
+import type { Auth, Endpoint, Failure } from "./Endpoint.js"
 import { requestError } from "./internal/envelope.js"
 
 /**
@@ -51,14 +51,15 @@ export class BitgetMock extends Context.Service<BitgetMock, {
 }>()("@bitget-effect/core/BitgetMock") {}
 
 /**
- * Answers an endpoint with a handler of the typed request.
+ * Answers an endpoint with a handler of the typed request, failing only as
+ * the endpoint can (a public one never with `BitgetSignerError`).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const on = <I, A, EI extends object, EA>(
-  endpoint: Endpoint<I, A, EI, EA>,
-  handler: (request: I) => Effect.Effect<A, BitgetError>
+export const on = <I, A, EI extends object, EA, Au extends Auth>(
+  endpoint: Endpoint<I, A, EI, EA, Au>,
+  handler: (request: I) => Effect.Effect<A, Failure<Au>>
 ): Response => ({
   name: endpoint.name,
   respond: (params) =>
@@ -83,8 +84,10 @@ export const on = <I, A, EI extends object, EA>(
  * @since 0.1.0
  * @category constructors
  */
-export const succeed = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, value: A): Response =>
-  on(endpoint, () => Effect.succeed(value))
+export const succeed = <I, A, EI extends object, EA, Au extends Auth>(
+  endpoint: Endpoint<I, A, EI, EA, Au>,
+  value: A
+): Response => on(endpoint, () => Effect.succeed(value))
 
 /**
  * Answers an endpoint with a failure (see `BitgetError.apiError`).
@@ -92,8 +95,10 @@ export const succeed = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI
  * @since 0.1.0
  * @category constructors
  */
-export const fail = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, error: BitgetError): Response =>
-  on(endpoint, () => Effect.fail(error))
+export const fail = <I, A, EI extends object, EA, Au extends Auth>(
+  endpoint: Endpoint<I, A, EI, EA, Au>,
+  error: Failure<Au>
+): Response => on(endpoint, () => Effect.fail(error))
 
 /**
  * Typed view of the calls made to one endpoint.
@@ -145,8 +150,13 @@ export const layer = (
   Layer.effectContext(Effect.gen(function*() {
     const calls = yield* Ref.make<ReadonlyArray<Call>>([])
     const byName = new Map(responses.map((response) => [response.name, response]))
-    const execute = <I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) =>
-      Effect.gen(function*() {
+    /** Answers a call with the response made for its endpoint (`on`), which fails only as the endpoint can. */
+    function execute<I, A, EI extends object, EA, Au extends Auth>(
+      endpoint: Endpoint<I, A, EI, EA, Au>,
+      input: I
+    ): Effect.Effect<A, Failure<Au>>
+    function execute<I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) {
+      return Effect.gen(function*() {
         const params = yield* Schema.encodeEffect(endpoint.request)(input, { errors: "all" }).pipe(
           Effect.mapError(requestError(endpoint))
         )
@@ -156,6 +166,7 @@ export const layer = (
         const encoded = yield* response.respond(params)
         return yield* Effect.orDie(Schema.decodeUnknownEffect(endpoint.response)(encoded))
       })
+    }
     return Context.make(
       BitgetClient.BitgetClient,
       BitgetClient.BitgetClient.of({ execute, clockOffset: Effect.succeed(0), syncClock: Effect.succeed(0) })

@@ -8,6 +8,7 @@
 import type * as Duration from "effect/Duration"
 import type * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
+import type { BitgetError, BitgetPublicError } from "./BitgetError.js"
 import { decoder as decoderOf } from "./internal/decoder.js"
 
 /**
@@ -48,16 +49,31 @@ export type Idempotency = "idempotent" | "unsafe"
  */
 export type QueryParams = { readonly [key: string]: string | undefined }
 
-interface Common<A, EA> {
+/**
+ * Whether a call is signed: `signed` needs credentials; `public` never sends
+ * them; `optional` signs when credentials are configured (the exchange tells
+ * RPI market makers by their key) and sends none otherwise.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Auth = "signed" | "public" | "optional"
+
+/**
+ * What a call of an endpoint with this `Auth` can fail with: a public call
+ * is never signed, so it has every `BitgetError` but `BitgetSignerError`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Failure<Au extends Auth> = Au extends "public" ? BitgetPublicError : BitgetError
+
+interface Common<A, EA, Au extends Auth> {
   /** A stable name, e.g. `spot.batchCancelOrders`; used in errors, spans and limiter keys. */
   readonly name: string
   readonly path: string
-  /**
-   * `signed` needs credentials; `public` never sends them; `optional` signs
-   * when credentials are configured (the exchange tells RPI market makers by
-   * their key) and sends none otherwise.
-   */
-  readonly auth: "signed" | "public" | "optional"
+  /** Whether calls are signed (see `Auth`). */
+  readonly auth: Au
   readonly rateLimit: RateLimit
   readonly idempotency: Idempotency
   /** Decodes the `data` field of a success envelope. */
@@ -70,7 +86,9 @@ interface Common<A, EA> {
  * @since 0.1.0
  * @category models
  */
-export interface Get<I, A, EI extends object = QueryParams, EA = unknown> extends Common<A, EA> {
+export interface Get<I, A, EI extends object = QueryParams, EA = unknown, Au extends Auth = Auth>
+  extends Common<A, EA, Au>
+{
   readonly method: "GET"
   readonly request: Schema.Codec<I, EI>
 }
@@ -81,7 +99,9 @@ export interface Get<I, A, EI extends object = QueryParams, EA = unknown> extend
  * @since 0.1.0
  * @category models
  */
-export interface Post<I, A, EI extends object = object, EA = unknown> extends Common<A, EA> {
+export interface Post<I, A, EI extends object = object, EA = unknown, Au extends Auth = Auth>
+  extends Common<A, EA, Au>
+{
   readonly method: "POST"
   readonly request: Schema.Codec<I, EI>
 }
@@ -92,7 +112,9 @@ export interface Post<I, A, EI extends object = object, EA = unknown> extends Co
  * @since 0.1.0
  * @category models
  */
-export type Endpoint<I, A, EI extends object = object, EA = unknown> = Get<I, A, EI, EA> | Post<I, A, EI, EA>
+export type Endpoint<I, A, EI extends object = object, EA = unknown, Au extends Auth = Auth> =
+  | Get<I, A, EI, EA, Au>
+  | Post<I, A, EI, EA, Au>
 
 /**
  * Describes a GET endpoint.
@@ -100,9 +122,9 @@ export type Endpoint<I, A, EI extends object = object, EA = unknown> = Get<I, A,
  * @since 0.1.0
  * @category constructors
  */
-export const get = <I, A, EI extends QueryParams, EA>(
-  descriptor: Omit<Get<I, A, EI, EA>, "method">
-): Get<I, A, EI, EA> => ({ ...descriptor, method: "GET" })
+export const get = <I, A, EI extends QueryParams, EA, Au extends Auth>(
+  descriptor: Omit<Get<I, A, EI, EA, Au>, "method">
+): Get<I, A, EI, EA, Au> => ({ ...descriptor, method: "GET" })
 
 /**
  * Describes a POST endpoint.
@@ -110,9 +132,9 @@ export const get = <I, A, EI extends QueryParams, EA>(
  * @since 0.1.0
  * @category constructors
  */
-export const post = <I, A, EI extends object, EA>(
-  descriptor: Omit<Post<I, A, EI, EA>, "method">
-): Post<I, A, EI, EA> => ({ ...descriptor, method: "POST" })
+export const post = <I, A, EI extends object, EA, Au extends Auth>(
+  descriptor: Omit<Post<I, A, EI, EA, Au>, "method">
+): Post<I, A, EI, EA, Au> => ({ ...descriptor, method: "POST" })
 
 /**
  * The label of an endpoint in errors and spans: `GET /api/v2/...`.

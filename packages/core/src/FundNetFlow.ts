@@ -7,7 +7,7 @@
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
-import type { BitgetError } from "./BitgetError.js"
+import type { BitgetPublicError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import { Decimal, NonBlank, Timestamp } from "./Schemas.js"
@@ -81,5 +81,5 @@ export const endpoint = Endpoint.get({
  */
 export const fundNetFlow = (
   request: FundNetFlowRequest
-): Effect.Effect<ReadonlyArray<NetFlow>, BitgetError, BitgetClient.BitgetClient> =>
+): Effect.Effect<ReadonlyArray<NetFlow>, BitgetPublicError, BitgetClient.BitgetClient> =>
   BitgetClient.execute(endpoint, request)

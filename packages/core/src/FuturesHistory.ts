@@ -17,6 +17,7 @@ import { BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./internal/paginate.js"
+import type { OneOf } from "./Schemas.js"
 import {
   checkWindow,
   ClientOid,
@@ -42,12 +43,20 @@ import {
 export const productTypes = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
 
 /**
+ * A futures product type.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ProductType = OneOf<typeof productTypes>
+
+/**
  * A futures product type (closed: anything else is rejected before sending).
  *
  * @since 0.1.0
  * @category models
  */
-export const ProductType = ClosedEnum("ProductType", productTypes)
+export const ProductType: Schema.refine<ProductType, Schema.String> = ClosedEnum("ProductType", productTypes)
 
 /**
  * The only `orderSource` values the request accepts as a filter.
@@ -77,12 +86,20 @@ export const orderSourceFilters = [
 ] as const
 
 /**
+ * An `orderSource` filter of the request.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type OrderSourceFilter = OneOf<typeof orderSourceFilters>
+
+/**
  * An `orderSource` filter (closed: anything else is rejected before sending).
  *
  * @since 0.1.0
  * @category models
  */
-export const OrderSourceFilter = ClosedEnum(
+export const OrderSourceFilter: Schema.refine<OrderSourceFilter, Schema.String> = ClosedEnum(
   "OrderSourceFilter",
   orderSourceFilters,
   "the orderSource filter values (see orderSourceFilters)"
@@ -120,12 +137,20 @@ export const orderSources = [
 ] as const
 
 /**
+ * The source of an order in a response: a documented value (see `orderSources`), or `Unrecognized`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type OrderSource = OpenEnum<typeof orderSources[number]>
+
+/**
  * The source of an order in a response (open).
  *
  * @since 0.1.0
  * @category models
  */
-export const OrderSource = OpenEnum(orderSources)
+export const OrderSource: Schema.Codec<OrderSource, string> = OpenEnum(orderSources)
 
 /**
  * Every documented `tradeSide`: `open`/`close` in hedge mode, the `_single`
@@ -160,12 +185,20 @@ export const tradeSides = [
 ] as const
 
 /**
+ * The direction or close kind of an order: a documented value (see `tradeSides`), or `Unrecognized`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type TradeSide = OpenEnum<typeof tradeSides[number]>
+
+/**
  * The direction or close kind of an order (open).
  *
  * @since 0.1.0
  * @category models
  */
-export const TradeSide = OpenEnum(tradeSides)
+export const TradeSide: Schema.Codec<TradeSide, string> = OpenEnum(tradeSides)
 
 /**
  * Where an order was entered, as documented (upper case).
@@ -176,13 +209,23 @@ export const TradeSide = OpenEnum(tradeSides)
 export const enterPointSources = ["WEB", "API", "SYS", "ANDROID", "IOS"] as const
 
 /**
+ * Where an order was entered: a documented value (see `enterPointSources`), or `Unrecognized`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type EnterPointSource = OpenEnum<typeof enterPointSources[number]>
+
+/**
  * Where an order was entered (open); read case-insensitively, since this
  * endpoint answers in lower case (`web` decodes as `WEB`).
  *
  * @since 0.1.0
  * @category models
  */
-export const EnterPointSource = OpenEnum(enterPointSources, { caseInsensitive: true })
+export const EnterPointSource: Schema.Codec<EnterPointSource, string> = OpenEnum(enterPointSources, {
+  caseInsensitive: true
+})
 
 /**
  * Documented order statuses of this endpoint (`canceled` with one l).
@@ -193,12 +236,20 @@ export const EnterPointSource = OpenEnum(enterPointSources, { caseInsensitive: t
 export const orderStatuses = ["filled", "canceled"] as const
 
 /**
+ * The status of a historical order: a documented value (see `orderStatuses`), or `Unrecognized`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type OrderStatus = OpenEnum<typeof orderStatuses[number]>
+
+/**
  * The status of a historical order (open: further values are kept as `Unrecognized`).
  *
  * @since 0.1.0
  * @category models
  */
-export const OrderStatus = OpenEnum(orderStatuses)
+export const OrderStatus: Schema.Codec<OrderStatus, string> = OpenEnum(orderStatuses)
 
 /**
  * Order sides.

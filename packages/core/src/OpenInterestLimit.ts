@@ -10,6 +10,7 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
+import type { OneOf } from "./Schemas.js"
 import { ClosedEnum, Decimal, NonBlank } from "./Schemas.js"
 
 /**
@@ -21,12 +22,23 @@ import { ClosedEnum, Decimal, NonBlank } from "./Schemas.js"
 export const futuresCategories = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
 
 /**
+ * A futures category.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type FuturesCategory = OneOf<typeof futuresCategories>
+
+/**
  * A futures category (closed: anything else is rejected before sending).
  *
  * @since 0.1.0
  * @category models
  */
-export const FuturesCategory = ClosedEnum("FuturesCategory", futuresCategories)
+export const FuturesCategory: Schema.refine<FuturesCategory, Schema.String> = ClosedEnum(
+  "FuturesCategory",
+  futuresCategories
+)
 
 /**
  * The open interest limits of one futures symbol, as quantities.

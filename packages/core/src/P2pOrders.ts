@@ -14,6 +14,7 @@ import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./internal/paginate.js"
+import type { OneOf } from "./Schemas.js"
 import {
   checkWindow,
   completeRange,
@@ -48,12 +49,13 @@ export const maxWindowDays = 90
 export const maxLimit = 100
 
 /**
- * The status filter, sent exactly as written (the exchange's filter list mixes cases).
+ * The documented statuses of a P2P order, spelled as the status filter takes
+ * them (the exchange's list mixes cases).
  *
- * @since 0.1.0
- * @category models
+ * @since 0.2.0
+ * @category constants
  */
-export const P2pStatusFilter = Schema.Literals(["pending_pay", "Paid", "Appeal", "Completed", "cancelled"])
+export const p2pStatuses = ["pending_pay", "Paid", "Appeal", "Completed", "cancelled"] as const
 
 /**
  * The status filter type.
@@ -61,7 +63,23 @@ export const P2pStatusFilter = Schema.Literals(["pending_pay", "Paid", "Appeal",
  * @since 0.1.0
  * @category models
  */
-export type P2pStatusFilter = typeof P2pStatusFilter.Type
+export type P2pStatusFilter = OneOf<typeof p2pStatuses>
+
+/**
+ * The status filter, sent exactly as written.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const P2pStatusFilter: Schema.Literals<ReadonlyArray<P2pStatusFilter>> = Schema.Literals(p2pStatuses)
+
+/**
+ * The status of a P2P order: a documented status, or `Unrecognized`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type P2pOrderStatus = OpenEnum<P2pStatusFilter>
 
 /**
  * The status of a P2P order, decoded case-insensitively (`cancelled`, `PAID`
@@ -70,9 +88,7 @@ export type P2pStatusFilter = typeof P2pStatusFilter.Type
  * @since 0.1.0
  * @category models
  */
-export const P2pOrderStatus = OpenEnum(["pending_pay", "Paid", "Appeal", "Completed", "cancelled"], {
-  caseInsensitive: true
-})
+export const P2pOrderStatus: Schema.Codec<P2pOrderStatus, string> = OpenEnum(p2pStatuses, { caseInsensitive: true })
 
 /**
  * The request; every field is optional.

@@ -13,8 +13,14 @@ import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import { ClientOid, Maybe, NonBlank, NonNegativeDecimal, PositiveDecimal } from "./Schemas.js"
 
-/** Each product type a caller may give, in either case, with what is sent for it. */
-const lowerCase = {
+/**
+ * Each product type a caller may give, in either case, with what is sent for
+ * it (the `s`-prefixed ones are the demo variants).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const productTypeSpellings = {
   "usdt-futures": "usdt-futures",
   "coin-futures": "coin-futures",
   "usdc-futures": "usdc-futures",
@@ -29,8 +35,16 @@ const lowerCase = {
   "SUSDC-FUTURES": "susdc-futures"
 } as const
 
+/**
+ * The product type as a caller gives it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ProductType = Extract<keyof typeof productTypeSpellings, string>
+
 /** The spellings a caller may give. */
-const spellings = Object.keys(lowerCase) as Array<keyof typeof lowerCase>
+const spellings = Object.keys(productTypeSpellings) as Array<ProductType>
 
 /**
  * A futures product line (the `s`-prefixed ones are the demo variants), in
@@ -39,20 +53,14 @@ const spellings = Object.keys(lowerCase) as Array<keyof typeof lowerCase>
  * @since 0.1.0
  * @category models
  */
-export const ProductType = Schema.Literals([...new Set(Object.values(lowerCase))]).pipe(
+export const ProductType: Schema.Codec<ProductType, string> = Schema.Literals([
+  ...new Set(Object.values(productTypeSpellings))
+]).pipe(
   Schema.decodeTo(Schema.Literals(spellings), {
     decode: SchemaGetter.passthroughSubtype(),
-    encode: SchemaGetter.transform((type) => lowerCase[type])
+    encode: SchemaGetter.transform((type) => productTypeSpellings[type])
   })
 ).annotate({ identifier: "ProductType" })
-
-/**
- * The product type as a caller gives it.
- *
- * @since 0.1.0
- * @category models
- */
-export type ProductType = typeof ProductType.Type
 
 /**
  * The price that fires a trigger: `fill_price` (last traded) or `mark_price`.

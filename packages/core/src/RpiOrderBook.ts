@@ -12,6 +12,7 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
+import type { OneOf } from "./Schemas.js"
 import { ClosedEnum, Decimal, IntString, NonBlank, Timestamp } from "./Schemas.js"
 
 /**
@@ -23,12 +24,20 @@ import { ClosedEnum, Decimal, IntString, NonBlank, Timestamp } from "./Schemas.j
 export const rpiCategories = ["SPOT", "USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
 
 /**
+ * An order book category.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type RpiCategory = OneOf<typeof rpiCategories>
+
+/**
  * An order book category (closed: anything else is rejected before sending).
  *
  * @since 0.1.0
  * @category models
  */
-export const RpiCategory = ClosedEnum("RpiCategory", rpiCategories)
+export const RpiCategory: Schema.refine<RpiCategory, Schema.String> = ClosedEnum("RpiCategory", rpiCategories)
 
 /**
  * One price level with its non-RPI and RPI quantities shown apart.

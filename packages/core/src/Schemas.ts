@@ -375,6 +375,16 @@ export class Unrecognized extends Schema.TaggedClass<Unrecognized>()("Unrecogniz
 }) {}
 
 /**
+ * One of the literals of a list, as a union that keeps the name of the type
+ * alias it defines (`type Side = Schemas.OneOf<typeof sides>`): declarations
+ * and the API reference show that name where the union is used, not every literal.
+ *
+ * @since 0.2.0
+ * @category enums
+ */
+export type OneOf<L extends ReadonlyArray<string>> = Extract<L[number], string>
+
+/**
  * The decoded type of an open enum: one of the known literals, or `Unrecognized`.
  *
  * @since 0.1.0

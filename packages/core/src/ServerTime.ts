@@ -6,7 +6,7 @@
  */
 import type * as Effect from "effect/Effect"
 import * as BitgetClient from "./BitgetClient.js"
-import type { BitgetError } from "./BitgetError.js"
+import type { BitgetPublicError } from "./BitgetError.js"
 import * as internal from "./internal/serverTime.js"
 
 /**
@@ -39,7 +39,7 @@ export const endpoint = internal.endpoint
  * @since 0.1.0
  * @category operations
  */
-export const serverTime: Effect.Effect<ServerTime, BitgetError, BitgetClient.BitgetClient> = BitgetClient.execute(
+export const serverTime: Effect.Effect<ServerTime, BitgetPublicError, BitgetClient.BitgetClient> = BitgetClient.execute(
   endpoint,
   {}
 )

@@ -6,7 +6,7 @@
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
-import type { BitgetError } from "./BitgetError.js"
+import type { BitgetPublicError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import { Decimal, Filter, Maybe, OpenEnum, Timestamp } from "./Schemas.js"
@@ -111,5 +111,5 @@ export const endpoint = Endpoint.get({
  */
 export const symbols = (
   request: SymbolsRequest = {}
-): Effect.Effect<ReadonlyArray<SpotSymbol>, BitgetError, BitgetClient.BitgetClient> =>
+): Effect.Effect<ReadonlyArray<SpotSymbol>, BitgetPublicError, BitgetClient.BitgetClient> =>
   BitgetClient.execute(endpoint, request)

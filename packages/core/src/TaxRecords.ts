@@ -116,12 +116,20 @@ export const spotTaxTypes = [
 ] as const
 
 /**
+ * The type of a spot tax record: a documented value (see `spotTaxTypes`), or `Unrecognized`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type SpotTaxType = OpenEnum<typeof spotTaxTypes[number]>
+
+/**
  * The type of a spot tax record: a documented value, or `Unrecognized`.
  *
  * @since 0.1.0
  * @category models
  */
-export const SpotTaxType = OpenEnum(spotTaxTypes)
+export const SpotTaxType: Schema.Codec<SpotTaxType, string> = OpenEnum(spotTaxTypes)
 
 /**
  * One spot account ledger record.

@@ -6,6 +6,14 @@ import { assertSigned, exchange, fail, ok } from "./support.js"
 
 const path = "/api/v2/spot/trade/batch-cancel-order"
 
+/** An order of a BTCUSDT batch named by `orderId` that the answer did not mention. */
+const unconfirmed = (orderId: string) =>
+  new BatchCancel.UnconfirmedOrder({
+    symbol: Option.some("BTCUSDT"),
+    orderId: Option.some(orderId),
+    clientOid: Option.none()
+  })
+
 /** Runs a request that must be refused before sending. */
 const rejected = (request: BatchCancel.BatchCancelRequest) => {
   const { layer, requests } = exchange(() => ok({ successList: [], failureList: [] }))
@@ -81,7 +89,7 @@ describe("batchCancelOrders: the result", () => {
       assert.deepStrictEqual(failure.errorMsg, Option.some("duplicate order"))
       assert.isTrue(Option.isNone(failure.errorCode))
       // the third order is in neither list: its state is unknown, not silently dropped
-      assert.deepStrictEqual(result.unconfirmed, [{ orderId: "121211212124" }])
+      assert.deepStrictEqual(result.unconfirmed, [unconfirmed("121211212124")])
       assert.isFalse(result.allCancelled)
     }).pipe(Effect.provide(layer))
   })
@@ -118,7 +126,7 @@ describe("batchCancelOrders: the result", () => {
         Effect.provide(exchange(() => ok({})).layer)
       )
       assert.deepStrictEqual(empty.succeeded, [])
-      assert.deepStrictEqual(empty.unconfirmed, [{ orderId: "2" }])
+      assert.deepStrictEqual(empty.unconfirmed, [unconfirmed("2")])
     }).pipe(Effect.provide(layer))
   })
 
@@ -210,7 +218,7 @@ describe("batchCancelOrdersOrFail", () => {
         BatchCancel.batchCancelOrdersOrFail({ symbol: "BTCUSDT", orderList: [{ orderId: "1" }, { orderId: "3" }] })
       )
       if (error._tag !== "BatchCancelPartialFailure") return assert.fail(`unexpected ${error._tag}`)
-      assert.deepStrictEqual(error.unconfirmed, [{ orderId: "3" }])
+      assert.deepStrictEqual(error.unconfirmed, [unconfirmed("3")])
       assert.strictEqual(error.message, "batch cancel incomplete: 1 of 2 orders cancelled, 0 failed, 1 unconfirmed")
     }).pipe(Effect.provide(layer))
   })

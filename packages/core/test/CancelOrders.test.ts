@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import * as BatchCancel from "../src/BatchCancel.js"
 import { credentials, exchange, ok } from "./support.js"
 
@@ -50,6 +50,15 @@ describe("cancelOrders", () => {
       assert.strictEqual(batchErrors[0]!.orders.length, 10)
       assert.strictEqual(batchErrors[0]!.error._tag, "BitgetApiError")
       assert.strictEqual(result.unconfirmed.length, 60)
+      // each keeps its own symbol and the identifier it was named by
+      assert.deepStrictEqual(
+        result.unconfirmed[59],
+        new BatchCancel.UnconfirmedOrder({
+          symbol: Option.some("ETHUSDT"),
+          orderId: Option.some("1000059"),
+          clientOid: Option.none()
+        })
+      )
     }).pipe(Effect.provide(layer))
   })
 

@@ -98,7 +98,7 @@ const cancelBatch = (sandbox: Sandbox.Sandbox.Service, apiKey: string) =>
         opt(f.orderId, (id) => id),
         `failed: ${opt(f.errorCode, (c) => c)} ${opt(f.errorMsg, (m) => m)}`
       ]),
-      ...result.unconfirmed.map((o) => [o.orderId ?? o.clientOid ?? "?", "unconfirmed"])
+      ...result.unconfirmed.map((o) => [opt(Option.orElse(o.orderId, () => o.clientOid), (id) => id), "unconfirmed"])
     ]))
   })
 
