@@ -437,6 +437,9 @@ export const endpoint = Endpoint.get({
   response: FuturesHistoryPage
 })
 
+/** Why nothing older than the horizon exists, as a refused range names it. */
+const kept = `the exchange keeps ${historyDays} days of futures history`
+
 /** The oldest time the exchange keeps history for, at `now`. */
 const horizon = (now: DateTime.Utc): DateTime.Utc => DateTime.subtract(now, { days: historyDays })
 
@@ -486,7 +489,9 @@ export const ordersHistory = (
  * What `stream` walks: by default the exchange's own last 90 days (no time
  * sent, so a skewed local clock cannot ask for data that no longer exists);
  * with `startTime`, a range clamped to the last 90 days by the exchange's clock
- * as the client knows it (plus a minute of grace), up to `endTime` or now.
+ * as the client knows it (plus a minute of grace), up to `endTime` or now. A
+ * range that ends before those 90 days (or starts before 1970, or after the
+ * exchange's clock) fails with a `BitgetRequestError` naming it.
  *
  * @since 0.1.0
  * @category models
@@ -539,10 +544,13 @@ export const stream = (
       .pipe(Effect.map((result) => ({ items: result.entrustedList, next: result.endId })))
   return Stream.unwrap(Effect.gen(function*() {
     const now = yield* Paginate.exchangeNow
-    const oldest = DateTime.add(horizon(now), Paginate.grace)
+    const oldest = { time: DateTime.add(horizon(now), Paginate.grace), reason: kept }
     if (startTime === undefined) {
-      // an end older than the history the exchange keeps: nothing to ask for
-      if (endTime !== undefined && DateTime.isLessThan(endTime, oldest)) return Stream.empty
+      // an end older than the history the exchange keeps: refused, as `windowed` refuses such a range
+      if (endTime !== undefined && DateTime.isLessThan(endTime, oldest.time)) {
+        const issue = Paginate.endsBefore(`up to ${DateTime.formatIso(endTime)}`, oldest)
+        return Stream.fail(new BitgetRequestError({ endpoint: Endpoint.label(endpoint), issue }))
+      }
       const open = { start: horizon(now), end: endTime ?? now }
       return Paginate.walk({
         ...common,
@@ -556,8 +564,9 @@ export const stream = (
     return Paginate.windowed({
       ...common,
       endpoint: Endpoint.label(endpoint),
-      range: { start: DateTime.max(startTime, oldest), end: endTime ?? now },
+      range: { start: startTime, end: endTime ?? now },
       until: DateTime.add(now, Paginate.grace),
+      horizon: oldest,
       maxSpanDays: maxWindowDays,
       order,
       fetch: (window, cursor) => page({ startTime: window.start, endTime: window.end }, cursor)

@@ -326,4 +326,23 @@ describe("FuturesHistory.stream", () => {
       assert.strictEqual(Number(requests[0]!.url.searchParams.get("endTime")), now)
     }).pipe(Effect.provide(layer))
   })
+
+  it.effect("refuses a range that ends before those 90 days, with or without a start, sending nothing", () => {
+    const now = t0 + 400 * day
+    const { layer, requests } = exchange(() => ok({ entrustedList: [], endId: "" }), options)
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(now)
+      const refused = (request: FuturesHistory.FuturesHistoryStreamRequest) =>
+        Effect.map(Effect.flip(Stream.runDrain(FuturesHistory.stream(request))), (error) => error.message)
+      const ranged = yield* refused({ productType: "USDT-FUTURES", startTime: at(t0), endTime: at(t0 + day) })
+      assert.include(
+        ranged,
+        `the range [${DateTime.formatIso(at(t0))}, ${DateTime.formatIso(at(t0 + day))}] ends before`
+      )
+      assert.include(ranged, "the exchange keeps 90 days of futures history, so it can hold no record")
+      const endOnly = yield* refused({ productType: "USDT-FUTURES", endTime: at(t0 + day) })
+      assert.include(endOnly, `the range up to ${DateTime.formatIso(at(t0 + day))} ends before`)
+      assert.strictEqual(requests.length, 0)
+    }).pipe(Effect.provide(layer))
+  })
 })

@@ -245,7 +245,6 @@ describe("TaxRecords.stream", () => {
     }).pipe(Effect.provide(layer))
   })
 
-
   it.effect("sends one request for the first record over the widest range", () => {
     const record = {
       id: "1",

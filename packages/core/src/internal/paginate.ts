@@ -254,8 +254,7 @@ export const exchangeNow: Effect.Effect<DateTime.Utc, never, BitgetClient> = Eff
 export const grace = { minutes: 1 } as const
 
 /** A range as the request errors name it. */
-const formatRange = (range: Window): string =>
-  `[${DateTime.formatIso(range.start)}, ${DateTime.formatIso(range.end)}]`
+const formatRange = (range: Window): string => `[${DateTime.formatIso(range.start)}, ${DateTime.formatIso(range.end)}]`
 
 /**
  * The oldest time a stream can hold records from, and why: 1970 for every
@@ -268,6 +267,14 @@ export interface Horizon {
   /** Why nothing older exists, completing "…, so …" (e.g. "the exchange keeps 90 days of futures history"). */
   readonly reason: string
 }
+
+/**
+ * The refusal of a range that ends before the horizon, named as `asked`.
+ *
+ * @internal
+ */
+export const endsBefore = (asked: string, horizon: Horizon): string =>
+  `the range ${asked} ends before ${DateTime.formatIso(horizon.time)}, and ${horizon.reason}, so it can hold no record`
 
 /**
  * Why a stream's range cannot hold a record, or `undefined` when it can. A
@@ -284,10 +291,7 @@ const outside = (range: Window, until: DateTime.Utc, horizon: Horizon | undefine
     return `the range ${asked} starts before 1970-01-01T00:00:00.000Z, which the exchange cannot take ` +
       "(a clock at 1970, such as TestClock before it is set, gives such ranges)"
   }
-  if (horizon !== undefined && DateTime.isLessThan(range.end, horizon.time)) {
-    return `the range ${asked} ends before ${DateTime.formatIso(horizon.time)}, and ${horizon.reason}, ` +
-      "so it can hold no record"
-  }
+  if (horizon !== undefined && DateTime.isLessThan(range.end, horizon.time)) return endsBefore(asked, horizon)
   if (DateTime.isGreaterThan(range.start, until)) {
     return `the range ${asked} starts after the exchange's clock (${DateTime.formatIso(until)}), ` +
       "so it can hold no record yet"
