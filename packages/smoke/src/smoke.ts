@@ -194,11 +194,11 @@ const runBlock = async (name: string, lines: ReadonlyArray<Line>, from: string):
   try {
     for (const line of lines) {
       if (line._tag === "Skip") {
-        console.log(`skip  README ${name}: ${line.command}: ${line.why}`)
+        console.log(`skip  ${name}: ${line.command}: ${line.why}`)
         continue
       }
       const done = await step(
-        `README ${name}: ${line._tag === "Expect" ? `prints "${line.text}"` : line.command}`,
+        `${name}: ${line._tag === "Expect" ? `prints "${line.text}"` : line.command}`,
         async () => {
           switch (line._tag) {
             case "Background":
@@ -237,13 +237,13 @@ try {
     const missing = peers.filter((peer) => !install.some((line) => line._tag === "Run" && line.command.includes(peer)))
     if (missing.length > 0 || peers.length === 0) throw new Error(`not in the README's install lines: ${missing}`)
   })
-  project = await runBlock("install", install, workdir)
+  project = await runBlock("README install", install, workdir)
   console.log(`consumer project: ${project}`)
   const packed = readdirSync(join(root, "tarballs")).map((file) => join(root, "tarballs", file))
 
   writeFileSync(join(project, "quickstart.ts"), example(readme, "packages/examples/src/quickstart.ts"))
-  await runBlock("Quickstart", quickstart, project)
-  await runBlock("export", exported, project)
+  await runBlock("README Quickstart", quickstart, project)
+  await runBlock("README export", exported, project)
   await step("README export: tax-records.csv holds every record the summary counts", async () => {
     const lines = readFileSync(join(project, "tax-records.csv"), "utf8").trimEnd().split("\n")
     if (lines[0] !== "id,coin,spotTaxType,amount,fee,balance,ts,bizOrderId" || lines.length !== 20_001) {
