@@ -1,9 +1,9 @@
 /**
  * The HTTP exchange under the client: send one request, read its answer as
- * text within a size cap and a deadline. Built on any `effect/http`
- * `HttpClient` here (the client reaches `effect/http`, whose API is still
- * unstable, only through this module); `@bitget-effect/platform-node` has a
- * leaner one straight on undici.
+ * text within a size cap and a deadline. Built here on any `effect/http`
+ * `HttpClient` (the client reaches `effect/http`, whose API is still
+ * unstable, only through this module), or straight on the web-standard
+ * `fetch`; `@bitget-effect/platform-node` has one straight on undici.
  *
  * @since 0.1.0
  */
@@ -11,11 +11,19 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { constTrue } from "effect/Function"
-import { Headers, HttpBody, HttpClient, HttpClientRequest } from "effect/http"
+import { FetchHttpClient, Headers, HttpBody, HttpClient, HttpClientRequest } from "effect/http"
 import * as Layer from "effect/Layer"
 import type { BitgetDecodeError } from "./BitgetError.js"
 import { BitgetTransportError } from "./BitgetError.js"
-import { credentialHeaders, fromHttpClientError, readBody, transportError } from "./internal/transport.js"
+import {
+  BodyChunks,
+  bodyTooLarge,
+  credentialHeaders,
+  declaredTooLarge,
+  fromHttpClientError,
+  readBody,
+  transportError
+} from "./internal/transport.js"
 
 /**
  * Sends requests for the client.
@@ -165,6 +173,115 @@ export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpCli
     })
   }
 )
+
+/** Answer headers as single strings by (lower-case) name. */
+const flatten = (headers: Response["headers"]): Record<string, string> => {
+  const flat: Record<string, string> = {}
+  headers.forEach((value, name) => {
+    flat[name] = value
+  })
+  return flat
+}
+
+/** Fails an exchange over fetch: past its deadline a `Timeout`, else what fetch or its body rejected with. */
+type Rejected = (cause: unknown) => BitgetTransportError
+
+/**
+ * One exchange over fetch, to its end: the answer, or the failure it met.
+ * Only a rejection of `fetch` or of a read of its body goes to `rejected`;
+ * anything else thrown here is a bug, left for the caller to call `failure`.
+ */
+const exchange = async (
+  fetch: typeof globalThis.fetch,
+  request: HttpTransport.Request,
+  controller: AbortController,
+  rejected: Rejected
+): Promise<Effect.Effect<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>> => {
+  let response: Response
+  try {
+    response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body ?? null,
+      // a redirect is answered as it is: fetch would send the credential headers on to another origin
+      redirect: "manual",
+      signal: controller.signal
+    })
+  } catch (cause) {
+    return Effect.fail(rejected(cause))
+  }
+  if (declaredTooLarge(request, response.headers.get("content-length"))) {
+    controller.abort()
+    return Effect.fail(bodyTooLarge(request, response.status))
+  }
+  const body = new BodyChunks(request.maxBytes)
+  if (response.body !== null) {
+    const reader = response.body.getReader()
+    for (;;) {
+      let read: Awaited<ReturnType<typeof reader.read>>
+      try {
+        read = await reader.read()
+      } catch (cause) {
+        return Effect.fail(rejected(cause))
+      }
+      if (read.done) break
+      if (!body.add(read.value)) {
+        controller.abort()
+        return Effect.fail(bodyTooLarge(request, response.status))
+      }
+    }
+  }
+  return Effect.succeed({ status: response.status, headers: flatten(response.headers), body: body.text() })
+}
+
+/**
+ * A transport straight on the web-standard `fetch` (the one in
+ * `FetchHttpClient.Fetch` where it is built: `globalThis.fetch` unless a test
+ * or a program provides another), for any runtime that has it. One timer per
+ * exchange ends it at its deadline, an interruption aborts it, the body is read
+ * as a stream within the cap (a declared length over it is refused unread),
+ * and redirects are not followed. A `TypeError` that fetch rejects with is a
+ * network failure (`Network`, maybe sent) unless its cause has a code that
+ * says more (Node's fetch: `ECONNREFUSED`, so `Connect`); what else is thrown
+ * is `Unexpected`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const fromFetch: Effect.Effect<HttpTransport.Service> = Effect.map(
+  FetchHttpClient.Fetch,
+  (fetch) =>
+    HttpTransport.of({
+      send: (request) =>
+        Effect.callback<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>((resume) => {
+          const controller = new AbortController()
+          let timedOut = false
+          const timer = setTimeout(() => {
+            timedOut = true
+            controller.abort()
+          }, request.timeoutMillis)
+          const rejected: Rejected = (cause) =>
+            timedOut
+              ? timeoutError(request)
+              : transportError(request, cause, { what: "request transport", fetched: true })
+          exchange(fetch, request, controller, rejected).then(
+            resume,
+            (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request, error)))
+          ).finally(() => clearTimeout(timer))
+          return Effect.sync(() => controller.abort())
+        })
+    })
+)
+
+/**
+ * The fetch transport as a layer (see `fromFetch`), built afresh wherever it
+ * is provided, like `layerHttpClient`: one provided inside another, over
+ * another fetch, must send with its own.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerFetch: Layer.Layer<HttpTransport> = Layer.fresh(Layer.effect(HttpTransport, fromFetch))
 
 /**
  * The `HttpClient` transport as a layer. It is built afresh wherever it is

@@ -1,8 +1,9 @@
 /**
  * A typed client for the Bitget REST API on Effect: every operation is an
  * `Effect` that needs a `BitgetClient` (on Node.js, `BitgetNode.layer` from
- * `@bitget-effect/platform-node`), with decimals as `BigDecimal`, times as
- * `DateTime.Utc` and typed errors.
+ * `@bitget-effect/platform-node`; on any runtime with fetch and WebCrypto,
+ * `BitgetFetch.layer`), with decimals as `BigDecimal`, times as `DateTime.Utc`
+ * and typed errors.
  *
  * `BatchCancel`: batch cancel spot orders (up to 50 per call).
  *
@@ -30,6 +31,14 @@ export * as BitgetConfig from "./BitgetConfig.js"
  * @since 0.1.0
  */
 export * as BitgetError from "./BitgetError.js"
+
+/**
+ * The client on web standards only (`fetch`, WebCrypto): Bun, Deno, Cloudflare
+ * Workers, Node.js.
+ *
+ * @since 0.2.0
+ */
+export * as BitgetFetch from "./BitgetFetch.js"
 
 /**
  * A mock client for testing code that uses Bitget.

@@ -2,7 +2,7 @@
  * Everything a Node.js program needs in one layer: the client over undici
  * (`UndiciTransport`) with the node:crypto signer. On a runtime whose `undici`
  * cannot send (Bun's), building these layers fails at once with one line that
- * names the layer to use there instead (`BitgetClient.layer` over fetch).
+ * names the layer to use there instead (core's `BitgetFetch.layer`).
  *
  * @since 0.1.0
  */

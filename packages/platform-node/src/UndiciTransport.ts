@@ -82,8 +82,7 @@ const unsupported = (): BitgetTransportError =>
     reason: "Unexpected",
     sent: false,
     description: "this runtime's undici cannot send requests (its Agent has no request method, as under Bun): " +
-      "use BitgetClient.layer from @bitget-effect/core over FetchHttpClient.layer (effect/http) and " +
-      "WebCryptoSigner.layer instead of BitgetNode.layer"
+      "use BitgetFetch.layer from @bitget-effect/core (fetch and WebCrypto) instead of BitgetNode.layer"
   })
 
 /**

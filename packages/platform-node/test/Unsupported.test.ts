@@ -30,8 +30,8 @@ describe("BitgetNode on a runtime without Node's undici", () => {
         if (Exit.isFailure(exit)) {
           assert.deepStrictEqual(BitgetError.describeFailure(exit.cause), [
             "error: undici transport failure (Unexpected): this runtime's undici cannot send requests " +
-            "(its Agent has no request method, as under Bun): use BitgetClient.layer from @bitget-effect/core over " +
-            "FetchHttpClient.layer (effect/http) and WebCryptoSigner.layer instead of BitgetNode.layer",
+            "(its Agent has no request method, as under Bun): use BitgetFetch.layer from @bitget-effect/core " +
+            "(fetch and WebCrypto) instead of BitgetNode.layer",
             "hint: not a network failure, so not retried: a bug, or a runtime this transport does not support; " +
             "the message names the cause"
           ])

@@ -122,25 +122,29 @@ const describeThrown = (error: unknown, headers: { readonly [name: string]: stri
  * its answer. A system, undici or TLS error code (on the error or a cause)
  * makes it `Connect` (and not sent) when the code proves no request reached
  * the server, else `Network`; only the code is kept, as the error may quote
- * the signed request. Anything else (a `TypeError` of a bug, a runtime the
- * transport does not support) is `Unexpected`: it keeps the name and message
- * of the error and its causes, scrubbed of the request's credentials and
- * bounded, and counts as sent unless `unsent` says otherwise, as nothing tells
- * how far the exchange got and a call that is not idempotent must not be
- * repeated on a guess.
+ * the signed request. Without such a code, a `TypeError` that `fetch` (or the
+ * body stream of its answer) rejected with is `Network` when `fetched` says
+ * so: the Fetch standard reports every network error so, and Deno and
+ * browsers give it no code. Anything else (a `TypeError` of a bug, a runtime
+ * the transport does not support) is `Unexpected`. Either keeps the name and
+ * message of the error and its causes, scrubbed of the request's credentials
+ * and bounded, and counts as sent unless `unsent` says otherwise, as nothing
+ * tells how far the exchange got and a call that is not idempotent must not
+ * be repeated on a guess.
  *
  * @internal
  */
 export const transportError = (
   request: Sent,
   cause: unknown,
-  options: { readonly what: string; readonly unsent?: boolean }
+  options: { readonly what: string; readonly unsent?: boolean; readonly fetched?: boolean }
 ): BitgetTransportError => {
   const found = brokenExchange(cause)
+  const reason = found?.broken ?? (options.fetched === true && cause instanceof TypeError ? "Network" : "Unexpected")
   return new BitgetTransportError({
     endpoint: request.endpoint,
-    reason: found === undefined ? "Unexpected" : found.broken,
-    sent: found?.broken !== "Connect" && options.unsent !== true,
+    reason,
+    sent: reason !== "Connect" && options.unsent !== true,
     description: found === undefined
       ? `${options.what} failure: ${describeThrown(cause, request.headers)}`
       : `${options.what} failure (${found.code})`
@@ -173,7 +177,67 @@ export const fromHttpClientError = (
     unsent: error.reason._tag === "EncodeError" || error.reason._tag === "InvalidUrlError"
   })
 
+/** What a body is measured against: the request's label and its cap. */
+type Capped = Sent & { readonly maxBytes: number }
+
+/**
+ * The failure of an answer whose body is longer than the request's cap.
+ *
+ * @internal
+ */
+export const bodyTooLarge = (request: Capped, status: number): BitgetDecodeError =>
+  new BitgetDecodeError({
+    endpoint: request.endpoint,
+    status,
+    issue: `the body is larger than the ${request.maxBytes} bytes allowed (maxResponseBytes)`,
+    excerpt: ""
+  })
+
+/**
+ * Whether an answer's declared `content-length` is over the request's cap (so
+ * it is refused unread).
+ *
+ * @internal
+ */
+export const declaredTooLarge = (request: Capped, contentLength: string | null | undefined): boolean =>
+  Number(contentLength) > request.maxBytes
+
 const decoder = new TextDecoder()
+
+/**
+ * The chunks of a body, read within a cap: `add` tells whether the body is
+ * still within it, `text` decodes what was added as UTF-8.
+ *
+ * @internal
+ */
+export class BodyChunks {
+  private readonly chunks: Array<Uint8Array> = []
+  private readonly maxBytes: number
+  private size = 0
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes
+  }
+
+  /** Adds a chunk; false once the body is longer than the cap (the chunk is not kept). */
+  add(chunk: Uint8Array): boolean {
+    this.size += chunk.length
+    if (this.size > this.maxBytes) return false
+    this.chunks.push(chunk)
+    return true
+  }
+
+  /** The body as text. */
+  text(): string {
+    if (this.chunks.length === 1) return decoder.decode(this.chunks[0])
+    const bytes = new Uint8Array(this.size)
+    let offset = 0
+    for (const chunk of this.chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.length
+    }
+    return decoder.decode(bytes)
+  }
+}
 
 /**
  * Reads a body as text, at most the request's `maxBytes` of it: a longer body (by its
@@ -183,36 +247,20 @@ const decoder = new TextDecoder()
  * @internal
  */
 export const readBody = (
-  request: Sent & { readonly maxBytes: number },
+  request: Capped,
   response: HttpClientResponse.HttpClientResponse
 ): Effect.Effect<string, BitgetTransportError | BitgetDecodeError> => {
-  const tooLarge = () =>
-    new BitgetDecodeError({
-      endpoint: request.endpoint,
-      status: response.status,
-      issue: `the body is larger than the ${request.maxBytes} bytes allowed (maxResponseBytes)`,
-      excerpt: ""
-    })
-  if (Number(response.headers["content-length"]) > request.maxBytes) return Effect.fail(tooLarge())
+  if (declaredTooLarge(request, response.headers["content-length"])) {
+    return Effect.fail(bodyTooLarge(request, response.status))
+  }
   return Effect.suspend(() => {
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    return Stream.runForEach(response.stream, (chunk) => {
-      size += chunk.length
-      if (size > request.maxBytes) return Effect.fail(tooLarge())
-      chunks.push(chunk)
-      return Effect.void
-    }).pipe(
+    const body = new BodyChunks(request.maxBytes)
+    return Stream.runForEach(
+      response.stream,
+      (chunk) => body.add(chunk) ? Effect.void : Effect.fail(bodyTooLarge(request, response.status))
+    ).pipe(
       Effect.mapError((error) => error._tag === "BitgetDecodeError" ? error : fromHttpClientError(request, error)),
-      Effect.map(() => {
-        const bytes = new Uint8Array(size)
-        let offset = 0
-        for (const chunk of chunks) {
-          bytes.set(chunk, offset)
-          offset += chunk.length
-        }
-        return decoder.decode(bytes)
-      })
+      Effect.map(() => body.text())
     )
   })
 }
