@@ -11,7 +11,13 @@
  */
 import type * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
-import { type BitgetError, BitgetRequestError, isBitgetError } from "@bitget-effect/core/BitgetError"
+import {
+  type BitgetError,
+  BitgetRequestError,
+  BitgetTransportError,
+  isBitgetError
+} from "@bitget-effect/core/BitgetError"
+import * as BitgetFetch from "@bitget-effect/core/BitgetFetch"
 import * as Endpoint from "@bitget-effect/core/Endpoint"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import * as Retry from "@bitget-effect/core/Retry"
@@ -141,6 +147,26 @@ const withBaseUrl = <A, E, R>(layer: Layer.Layer<A, E, R>, baseUrl: Option.Optio
         )
       )
   })
+
+/** Whether a layer died because this runtime's undici cannot send: `UndiciTransport`'s own check of its agent (Bun). */
+const undiciCannotSend = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((reason) =>
+    Cause.isDieReason(reason) && reason.defect instanceof BitgetTransportError &&
+    reason.defect.endpoint === "undici" && reason.defect.reason === "Unexpected"
+  )
+
+/**
+ * The client of an export, from `BITGET_*` and `--base-url`: `BitgetNode`'s (undici, node:crypto), or, where
+ * undici cannot send (Bun's stand-in), `BitgetFetch`'s (fetch, WebCrypto), with the same configuration.
+ */
+const client = (plan: Plan): Layer.Layer<BitgetClient.BitgetClient, Config.ConfigError> =>
+  withBaseUrl(BitgetNode.layerConfig(), plan.baseUrl).pipe(
+    Layer.catchCause((cause) =>
+      undiciCannotSend(cause)
+        ? withBaseUrl(BitgetFetch.layerConfig(), plan.baseUrl)
+        : Layer.effectContext(Effect.failCause(cause))
+    )
+  )
 
 /**
  * Reads the configuration as the client will, and fails as the export would
@@ -425,7 +451,7 @@ export const run = (
       onSome: (paths) => toFile(plan, paths, { walk, resumed }, state, view, started)
     })
     yield* exported.pipe(
-      Effect.provide(withBaseUrl(BitgetNode.layerConfig(), plan.baseUrl)),
+      Effect.provide(client(plan)),
       // Effect's log goes to standard error, never among the records (in place of every logger installed)
       Effect.provide(Logger.layer([view.logger])),
       // otherwise the level is Effect's default (info), or the one `--log-level` sets
