@@ -19,7 +19,14 @@
  *    resolution, with TypeScript 5.9 and the current release, `@types/node` 22
  *    and 24, without `skipLibCheck`;
  * 6. runs every docs example program against the sandbox, compiled by the
- *    consumer's `tsc` and run by plain `node`.
+ *    consumer's `tsc` and run by plain `node`;
+ * 7. beyond Node: Bun, Deno, miniflare (workerd) and esbuild from the npm
+ *    registry, installed into the project; one program (`portable/`) with
+ *    `BitgetFetch` run as it is by Node, Bun and Deno, and bundled as a
+ *    Cloudflare Worker that workerd runs: the ten operations, a stream, an
+ *    HMAC and an RSA key, a 40009, the size cap and the deadline (and limits
+ *    in Redis where a TCP client exists), each line compared with the
+ *    sandbox's `Dataset`; then `bitget export` and `bitget-sandbox` under Bun.
  *
  * `SMOKE_KEEP=1` keeps the project for a look afterwards.
  */
@@ -32,6 +39,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   unlinkSync,
   writeFileSync
@@ -80,6 +88,47 @@ const nodeTypes = ["@types/node@^22", "@types/node@^24"]
  * (26, which runs this script) is the last.
  */
 const nodeReleases = ["node@22.19.0", "node@24"]
+
+/** The other runtimes, and what the worker is bundled and run with: each from the npm registry, into the project. */
+const portableTools = ["bun@1", "deno@2", "miniflare@4", "esbuild"]
+
+/** How long the second sandbox holds every answer, in ms: far past the portable programs' deadline (300 ms). */
+const slowDelay = 10_000
+
+/** What each portable program checks (portable/checks.ts), for the step names. */
+const portableChecks =
+  "ten operations, a stream, HMAC and RSA, 40009, the size cap with and without a length, the deadline"
+
+/** The `key=value` fields of a portable line (`runtime=… symbols=400 …`). */
+const fieldsOf = (line: string): ReadonlyMap<string, string> =>
+  new Map(line.split(" ").map((field) => [field.slice(0, field.indexOf("=")), field.slice(field.indexOf("=") + 1)]))
+
+/**
+ * A portable program's output, checked: its line must hold every value of
+ * `expected` (the Dataset's line) but the runtime's and those `omitted`, and
+ * nothing else. Returns the line and the notes, for the log.
+ */
+const checkPortable = (out: string, expected: string, omitted: ReadonlyArray<string> = []): string => {
+  const printed = out.split("\n").find((line) => line.startsWith("runtime="))
+  if (printed === undefined) throw new Error(`no runtime= line:\n${out}`)
+  const got = fieldsOf(printed)
+  const want = [...fieldsOf(expected)].filter(([key]) => key !== "runtime" && !omitted.includes(key))
+  const wrong = [
+    ...want.flatMap(([key, value]) =>
+      got.get(key) === value ? [] : [`${key}: printed ${got.get(key) ?? "nothing"}, expected ${value}`]
+    ),
+    ...[...got.keys()].flatMap((key) =>
+      key === "runtime" || want.some(([name]) => name === key) ? [] : [`${key}: printed, not expected`]
+    )
+  ]
+  if (wrong.length > 0) throw new Error(`${wrong.join("\n")}\n${out}`)
+  return out.split("\n").filter((line) => line.startsWith("runtime=") || line.startsWith("note ")).join("\n")
+}
+
+/** Prints what a step found under its `ok` line, indented. */
+const report = (text: string | undefined) => {
+  if (text !== undefined) console.log(text.split("\n").map((line) => `      ${line}`).join("\n"))
+}
 
 /** Runs a command to its end; fails with its output. */
 const run = (
@@ -294,18 +343,24 @@ try {
     if (!/Tests +3 passed \(3\)/.test(out.replace(/\u001b\[[\d;]*m/g, ""))) throw new Error(out)
   })
 
+  // its RSA demo key in a file too, for the sandbox started under Bun to hold the same key
+  const rsaKeyFile = join(project, "sandbox-rsa.pem")
   const sandbox = await step("start bitget-sandbox from the install", async () => {
     const started = await start(
       join(project, "node_modules/.bin/bitget-sandbox"),
-      ["--port", "0", "--json"],
+      ["--port", "0", "--json", "--print-rsa-key", "--rsa-key-out", rsaKeyFile],
       project,
       (line) => line.startsWith("{")
     )
     stops.push(started.stop)
     return JSON.parse(started.line) as {
       readonly url: string
+      readonly seed: number
+      readonly anchor: number
       readonly credentials: {
         readonly hmac: { readonly apiKey: string; readonly secret: string; readonly passphrase: string }
+        readonly marketMaker: { readonly apiKey: string; readonly secret: string }
+        readonly rsa: { readonly apiKey: string; readonly privateKeyPem: string }
       }
     }
   })
@@ -339,18 +394,22 @@ try {
     }
   }
 
-  await step("bitget export tax-records from the install (the CLI), 30 days as CSV", async () => {
+  /** `bitget export tax-records` of the last 30 days as CSV, run by `command` (with `args` before `export`). */
+  const exportCsv = async (command: string, args: ReadonlyArray<string>) => {
     const from = new Date(Date.now() - 30 * 86_400_000).toISOString()
-    const out = await run(
-      join(project, "node_modules/.bin/bitget"),
-      ["export", "tax-records", "--from", from, "--format", "csv", "--quiet"],
-      { cwd: project, env }
-    )
+    const out = await run(command, [...args, "export", "tax-records", "--from", from, "--format", "csv", "--quiet"], {
+      cwd: project,
+      env
+    })
     const lines = out.split("\n")
     if (lines[0] !== "id,coin,spotTaxType,amount,fee,balance,ts,bizOrderId" || lines.length < 100) {
       throw new Error(`unexpected output: ${lines.slice(0, 3).join("\n")}`)
     }
-  })
+  }
+  await step(
+    "bitget export tax-records from the install (the CLI), 30 days as CSV",
+    () => exportCsv(join(project, "node_modules/.bin/bitget"), [])
+  )
 
   await step("bitget: a usage error exits with 2, before anything is sent", async () => {
     const code = await new Promise<number | null>((resolve) =>
@@ -428,6 +487,174 @@ try {
       }
       return out
     })
+  }
+
+  // beyond Node: one program with BitgetFetch under Node, Bun and Deno, and as a Cloudflare Worker in workerd
+  const projectBin = (name: string) => join(project, "node_modules/.bin", name)
+  const tools = await step(
+    `npm install ${portableTools.join(" ")} into the project (Bun, Deno and workerd: binaries from the registry)`,
+    async () => {
+      await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--save-dev", ...portableTools], {
+        cwd: project
+      })
+      const version = async (name: string, pattern: RegExp) => {
+        const out = await run(projectBin(name), ["--version"], { cwd: project })
+        const found = pattern.exec(out)?.[1]
+        if (found === undefined) throw new Error(`${name} --version printed ${out}`)
+        return found
+      }
+      const miniflare = JSON.parse(readFileSync(join(project, "node_modules/miniflare/package.json"), "utf8")) as {
+        readonly version: string
+      }
+      return {
+        bun: await version("bun", /^(\S+)/),
+        deno: await version("deno", /^deno (\S+)/),
+        miniflare: miniflare.version
+      }
+    }
+  )
+  await step(
+    "tsc: the portable programs type-check (strict, Bundler)",
+    () => run(join(project, "node_modules/.bin/tsc"), ["-p", "tsconfig.portable.json"], { cwd: project })
+  )
+  const slow = await step(
+    `start a second bitget-sandbox that holds every answer (--fault '*=delay:${slowDelay}@forever'), for the deadline`,
+    async () => {
+      const started = await start(
+        join(project, "node_modules/.bin/bitget-sandbox"),
+        ["--port", "0", "--json", "--fault", `*=delay:${slowDelay}@forever`],
+        project,
+        (line) => line.startsWith("{")
+      )
+      stops.push(started.stop)
+      return (JSON.parse(started.line) as { readonly url: string }).url
+    }
+  )
+  // an answer past any small cap that declares no length and never ends: a transport that read to the end would hang
+  const endless = await new Promise<string>((resolve) => {
+    const server = createHttpServer((request, response) => {
+      request.resume()
+      response.writeHead(200, { "content-type": "application/json" })
+      response.write(`{"code":"00000","msg":"success","requestTime":0,"data":[${"{},".repeat(4096)}`)
+    }).listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      resolve(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`)
+    })
+    stops.push(() => (server.closeAllConnections(), server.close()))
+  })
+  if (redis === undefined) console.log("skip  limits in Redis under each runtime: no redis-server on this machine")
+  if (tools !== undefined && sandbox !== undefined && slow !== undefined) {
+    const portableEnv: NodeJS.ProcessEnv = {
+      ...env,
+      PORTABLE_SEED: String(sandbox.seed),
+      PORTABLE_ANCHOR: String(sandbox.anchor),
+      PORTABLE_RSA_API_KEY: sandbox.credentials.rsa.apiKey,
+      PORTABLE_RSA_PRIVATE_KEY: sandbox.credentials.rsa.privateKeyPem,
+      PORTABLE_MAKER_API_KEY: sandbox.credentials.marketMaker.apiKey,
+      PORTABLE_MAKER_SECRET: sandbox.credentials.marketMaker.secret,
+      PORTABLE_SLOW_URL: slow,
+      PORTABLE_ENDLESS_URL: endless,
+      ...(redis === undefined ? {} : { REDIS_PORT: String(redisPort) })
+    }
+    const checked = `${portableChecks}${redis === undefined ? "" : ", limits in Redis"}`
+    const expected = await step(
+      "the sandbox's Dataset: what every runtime must print (node portable/expected.ts)",
+      async () => (await run(process.execPath, ["portable/expected.ts"], { cwd: project, env: portableEnv })).trim()
+    )
+    report(expected)
+    if (expected !== undefined) {
+      const programs: ReadonlyArray<readonly [string, string, ReadonlyArray<string>]> = [
+        [`node ${process.versions.node}`, process.execPath, ["portable/program.ts"]],
+        [`bun ${tools.bun}`, projectBin("bun"), ["portable/program.ts"]],
+        [`deno ${tools.deno}`, projectBin("deno"), [
+          "run",
+          "--allow-net=127.0.0.1",
+          "--allow-env",
+          "portable/program.ts"
+        ]]
+      ]
+      for (const [runtime, command, args] of programs) {
+        const name = [command.split("/").at(-1), ...args].join(" ")
+        report(
+          await step(
+            `${runtime}: ${name}, BitgetFetch from the tarballs (${checked}), as the Dataset holds`,
+            async () => checkPortable(await run(command, args, { cwd: project, env: portableEnv }), expected)
+          )
+        )
+      }
+
+      const workerd = `workerd (miniflare ${tools.miniflare})`
+      const bundled = await step(
+        `${workerd}: esbuild bundles portable/worker.ts from the tarballs (ESM, no nodejs_compat)`,
+        async () => {
+          await run(projectBin("esbuild"), [
+            "portable/worker.ts",
+            "--bundle",
+            "--format=esm",
+            "--platform=neutral",
+            "--main-fields=module,main",
+            "--outfile=portable/worker.js",
+            "--log-level=warning"
+          ], { cwd: project })
+          return `portable/worker.js: ${(statSync(join(project, "portable/worker.js")).size / 1024).toFixed(0)} KiB`
+        }
+      )
+      report(bundled)
+      if (bundled !== undefined) {
+        report(
+          await step(
+            `${workerd}: the worker, configured from its bindings, against the sandbox on 127.0.0.1 (${portableChecks}), as the Dataset holds`,
+            async () =>
+              checkPortable(
+                await run(process.execPath, ["portable/workerd.ts"], { cwd: project, env: portableEnv }),
+                expected,
+                [
+                  "redis"
+                ]
+              )
+          )
+        )
+      }
+
+      // the bins under Bun (`--bun`: plain bunx starts a `#!/usr/bin/env node` bin with the node on the PATH)
+      await step(
+        `bun ${tools.bun}: bunx --bun bitget export tax-records (the CLI under Bun, through BitgetFetch), 30 days as CSV`,
+        () => exportCsv(projectBin("bunx"), ["--bun", "bitget"])
+      )
+      report(
+        await step(
+          `bun ${tools.bun}: bunx --bun bitget-sandbox (the same anchor and RSA key) serves node portable/program.ts as the Dataset holds`,
+          async () => {
+            const started = await start(
+              projectBin("bunx"),
+              [
+                "--bun",
+                "bitget-sandbox",
+                "--port",
+                "0",
+                "--json",
+                "--anchor",
+                String(sandbox.anchor),
+                "--rsa-key",
+                rsaKeyFile
+              ],
+              project,
+              (line) => line.startsWith("{")
+            )
+            try {
+              const url = (JSON.parse(started.line) as { readonly url: string }).url
+              const out = await run(process.execPath, ["portable/program.ts"], {
+                cwd: project,
+                env: { ...portableEnv, BITGET_BASE_URL: url }
+              })
+              return checkPortable(out, expected)
+            } finally {
+              started.stop()
+            }
+          }
+        )
+      )
+    }
   }
 } finally {
   for (const stop of stops) stop()
