@@ -5,7 +5,7 @@
  */
 import * as ServerTime from "@bitget-effect/core/ServerTime"
 import { Effect, ManagedRuntime } from "effect"
-import * as EffectClient from "./clients/effect.js"
+import * as EffectClient from "./clients/bitgetNode.js"
 import type { Operation } from "./plan.js"
 import { expectedRecords } from "./plan.js"
 

@@ -16,7 +16,8 @@ export interface ImportCase {
 /** What is imported: nothing (the floor), then each client's entry points. */
 export const importCases: ReadonlyArray<ImportCase> = [
   { label: "node, nothing imported", specifiers: [] },
-  { label: "bitget-effect", specifiers: ["@bitget-effect/core", "@bitget-effect/platform-node"] },
+  { label: "bitget-effect for BitgetNode", specifiers: ["@bitget-effect/core", "@bitget-effect/platform-node"] },
+  { label: "bitget-effect for BitgetFetch", specifiers: ["@bitget-effect/core"] },
   { label: "ccxt", specifiers: ["ccxt"] },
   { label: "bitget-api", specifiers: ["bitget-api"] }
 ]

@@ -6,7 +6,7 @@
 import { describeMachine } from "./machine.js"
 import { rows } from "./plan.js"
 import type { Results } from "./report.js"
-import { absoluteTables, ratioTables } from "./report.js"
+import { absoluteTables, describeRuntimes, ratioTables } from "./report.js"
 import { toMarkdown } from "./table.js"
 
 /** Wraps a paragraph (or a `- ` bullet, continued with two spaces) at 116 characters, as the other guides are. */
@@ -34,28 +34,36 @@ const about = (r: Results): ReadonlyArray<string> => [
   "difference is what bitget-effect's typed values (decimals as `BigDecimal`, times as `DateTime`, open " +
   "enums, `Option` for unset fields) cost over plain objects of strings.",
   `- **Walking ${count(r)} tax records**: bitget-effect's \`TaxRecords.stream\` over one day ` +
-  "(one window) consumed with `Stream.runCount`; the floor, ccxt and bitget-api loop over pages with " +
-  "`idLessThan` set to the last id until a short page, as a user of a client without a stream would. One " +
-  "walk per client, each in a fresh process; peak RSS is `process.resourceUsage().maxRSS`, so it includes the " +
-  "loaded modules (and tsx's loader, which every worker process starts with: about 90 MB of the floor's RSS " +
-  "before its walk).",
+  "(one window) consumed with `Stream.runCount`, on each of its columns; the floor, ccxt and bitget-api loop " +
+  "over pages with `idLessThan` set to the last id until a short page, as a user of a client without a stream " +
+  "would. One walk per client, each in a fresh process; peak RSS is `process.resourceUsage().maxRSS`, so it " +
+  "includes the runtime and the loaded modules (on Node also tsx's loader, which every Node worker process " +
+  "starts with: about 90 MB of the floor's RSS before its walk; Bun and Deno run TypeScript themselves).",
   "- **Cold import**: a fresh `node --input-type=module -e` process per run importing the packages as a " +
-  "user would (bitget-effect: `@bitget-effect/core` and `@bitget-effect/platform-node`, resolved to their " +
-  "built `dist/esm`); process wall time is spawn to exit, import alone is measured inside the process."
+  "user would, resolved to their built `dist/esm`: for `BitgetNode`, `@bitget-effect/core` and " +
+  "`@bitget-effect/platform-node`; for `BitgetFetch`, `@bitget-effect/core` alone. Process wall time is spawn " +
+  "to exit, import alone is measured inside the process."
 ]
 
 const setup = [
   "All clients talk HTTP/1.1 with keep-alive to a static responder on 127.0.0.1 in a process of its own: " +
   "canned, pre-serialised answers in the exchange's envelope, no signature checks. Each client runs in its own " +
-  "child process (so JIT and GC do not interfere); round by round, each row runs on the floor, bitget-effect, " +
-  "ccxt and bitget-api in turn, after a warm-up round. Every timed batch starts with one untimed call (or wave " +
-  "of 16) whose answer is checked for the expected number of records.",
+  "child process (so JIT and GC do not interfere); round by round, each row runs on every column in turn, " +
+  "after a warm-up round. Every timed batch starts with one untimed call (or wave of 16) whose answer is " +
+  "checked for the expected number of records.",
   "",
-  "- **floor**: `undici.request()` on a pooled keep-alive `Agent` and `JSON.parse` of the body. It does not " +
-  "sign, so the signed rows' ratios include signing.",
-  "- **bitget-effect**: the public API through `BitgetNode.layer({ baseUrl, credentials: Credentials.hmac(...), " +
-  "rateLimit: { enabled: false }, retry: { maxAttempts: 1 }, syncClockOnStart: false })`, built once into a " +
-  "`ManagedRuntime`; each call is `runtime.runPromise(...)`. The built `dist` runs, as published.",
+  "- **floor**: `undici.request()` on a pooled keep-alive `Agent` and `JSON.parse` of the body, on Node. It does " +
+  "not sign, so the signed rows' ratios include signing.",
+  "- **BitgetNode**: bitget-effect's public API through `BitgetNode.layer({ baseUrl, credentials: " +
+  "Credentials.hmac(...), rateLimit: { enabled: false }, retry: { maxAttempts: 1 }, syncClockOnStart: false })` " +
+  "(undici and `node:crypto`), built once into a `ManagedRuntime`; each call is `runtime.runPromise(...)`. The " +
+  "built `dist` runs, as published.",
+  "- **BitgetFetch**: the same calls and options through `BitgetFetch.layer(...)` from `@bitget-effect/core` " +
+  "(the runtime's `fetch` and WebCrypto), on Node.",
+  "- **BitgetFetch on Bun, BitgetFetch on Deno**: the same worker, unchanged, run by Bun and by Deno from the " +
+  "npm registry (`npx -y bun@1`, `npx -y deno@2 run --allow-all --sloppy-imports`). Their ratios are to the " +
+  "floor on Node: what the same program costs when it moves to that runtime. A runtime that cannot be fetched " +
+  "(no network, say) is left out (its columns read —) and the run names the reason; it never fails the run.",
   "- **ccxt**: `new ccxt.bitget({ ..., enableRateLimit: false, urls: { api: <all twelve sections> }, " +
   "options: { uta: false } })`, called through its implicit methods (e.g. `privateTaxGetV2TaxSpotRecord`), " +
   "which sign and `JSON.parse` but do not build ccxt's unified structures.",
@@ -81,9 +89,11 @@ export const overheadSection = (r: Results, elapsedSeconds: number): string =>
     "## Per-call overhead (`npx -y pnpm@10 bench`)",
     "",
     wrap(
-      "What bitget-effect costs per call over the raw minimum, next to the two clients people use today, " +
-        "[ccxt](https://github.com/ccxt/ccxt) and [bitget-api](https://github.com/tiagosiebler/bitget-api). The " +
-        "floor is raw undici plus `JSON.parse`: no client goes below it against the same server."
+      "What bitget-effect costs per call over the raw minimum, on both its layers (`BitgetNode`: undici and " +
+        "`node:crypto`; `BitgetFetch`: `fetch` and WebCrypto, also on Bun and Deno), next to the two clients " +
+        "people use today, [ccxt](https://github.com/ccxt/ccxt) and " +
+        "[bitget-api](https://github.com/tiagosiebler/bitget-api). The floor is raw undici plus `JSON.parse` on " +
+        "Node: no client on Node goes below it against the same server."
     ),
     "",
     `Run on ${r.machine.date}, against core and platform-node at ${r.machine.commit}.`,
@@ -94,7 +104,10 @@ export const overheadSection = (r: Results, elapsedSeconds: number): string =>
     "### Absolute figures",
     "",
     ...absoluteTables(r).flatMap((table) => [toMarkdown(table), ""]),
-    wrap(`Machine: ${describeMachine(r.machine)}. The whole run took ${Math.round(elapsedSeconds)} s.`),
+    wrap(
+      `Machine: ${describeMachine(r.machine)}. Runtimes: ${describeRuntimes(r.runtimes)}. The whole run took ` +
+        `${Math.round(elapsedSeconds)} s.`
+    ),
     "",
     "### What each row measures",
     "",
@@ -106,13 +119,14 @@ export const overheadSection = (r: Results, elapsedSeconds: number): string =>
     "",
     "```sh",
     "npx -y pnpm@10 install",
-    "npx -y pnpm@10 bench                    # builds the packages, then 5 to 10 minutes; rewrites this section",
-    "BENCH_SIZE=tiny npx -y pnpm@10 bench    # a smoke run of seconds (CI runs it); prints, writes nothing",
+    "npx -y pnpm@10 bench                    # builds the packages, then 2 to 4 minutes; rewrites this section",
+    "BENCH_SIZE=tiny npx -y pnpm@10 bench    # a smoke run of under a minute (CI runs it); prints, writes nothing",
     "```",
     "",
     wrap(
-      "The benchmark lives in `packages/bench/src/overhead/` (`main.ts` drives it). Quiet the machine first: the " +
-        "figures are wall times."
+      "The benchmark lives in `packages/bench/src/overhead/` (`main.ts` drives it). Both sizes run the Bun and " +
+        "Deno columns when `npx -y bun@1` and `npx -y deno@2` can fetch them (the first run downloads them). " +
+        "Quiet the machine first: the figures are wall times."
     ),
     "",
     sectionEnd

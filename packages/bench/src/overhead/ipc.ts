@@ -1,7 +1,8 @@
 /**
- * Child processes of the benchmark: forked TypeScript modules (through tsx's
- * loader only, so the library under test is its built `dist`, as published)
- * spoken to over IPC, one request at a time.
+ * Child processes of the benchmark: forked TypeScript modules (on Node through
+ * tsx's loader only, so the library under test is its built `dist`, as
+ * published; Bun and Deno run TypeScript themselves) spoken to over IPC, one
+ * request at a time, as JSON.
  */
 import { fork } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
@@ -18,12 +19,25 @@ export interface Child<Request, Response> {
   readonly close: () => Promise<void>
 }
 
-const tsx = import.meta.resolve("tsx")
+/** How to start a module on a runtime: its binary and the arguments before the module's path. */
+export interface Launcher {
+  readonly execPath: string
+  readonly execArgv: ReadonlyArray<string>
+}
 
-/** Forks `module` (a path relative to this directory, e.g. `./worker.ts`) with `args`. */
-export const spawn = <Request, Response>(module: string, args: ReadonlyArray<string>): Child<Request, Response> => {
+/** This Node, with tsx's loader. */
+export const node: Launcher = { execPath: process.execPath, execArgv: ["--import", import.meta.resolve("tsx")] }
+
+/** Forks `module` (a path relative to this directory, e.g. `./worker.ts`) with `args`, on Node unless told. */
+export const spawn = <Request, Response>(
+  module: string,
+  args: ReadonlyArray<string>,
+  launcher: Launcher = node
+): Child<Request, Response> => {
   const child = fork(fileURLToPath(new URL(module, import.meta.url)), [...args], {
-    execArgv: ["--import", tsx],
+    execPath: launcher.execPath,
+    execArgv: [...launcher.execArgv],
+    serialization: "json",
     stdio: ["ignore", "inherit", "inherit", "ipc"]
   })
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))

@@ -1,10 +1,11 @@
 /**
- * The per-call overhead benchmark: bitget-effect against raw undici (the
- * floor), ccxt and bitget-api, each in its own process, against a static
- * responder in another. Prints ratio and absolute tables; at full size also
+ * The per-call overhead benchmark: bitget-effect (on `BitgetNode`, and on
+ * `BitgetFetch` under Node, Bun and Deno) against raw undici (the floor), ccxt
+ * and bitget-api, each in its own process, against a static responder in
+ * another. Prints ratio and absolute tables; at full size also
  * rewrites the overhead section of docs/benchmarks.md. Figures are never asserted: only a crash fails.
  *
- *   pnpm bench                      (full size, about 5 to 10 minutes)
+ *   pnpm bench                      (full size, about 2 to 4 minutes)
  *   BENCH_SIZE=tiny pnpm bench      (CI smoke, well under a minute)
  */
 import { readFileSync, writeFileSync } from "node:fs"
@@ -17,7 +18,8 @@ import { describeMachine, machine } from "./machine.js"
 import { measureCalls, measureDecode, measureWalks } from "./measure.js"
 import { size } from "./plan.js"
 import type { Results } from "./report.js"
-import { absoluteTables, ratioTables } from "./report.js"
+import { absoluteTables, describeRuntimes, ratioTables } from "./report.js"
+import { runtimes } from "./runtimes.js"
 import { toText } from "./table.js"
 
 const docsPath = fileURLToPath(new URL("../../../../docs/benchmarks.md", import.meta.url))
@@ -31,17 +33,20 @@ const main = async () => {
     const baseUrl = `http://127.0.0.1:${port}`
     process.stderr.write(`${at.name} size; responder at ${baseUrl}; checking its answers decode\n`)
     await checkResponder(baseUrl)
-    const calls = await measureCalls(baseUrl, at)
+    const available = await runtimes()
+    process.stderr.write(`runtimes: ${describeRuntimes(available)}\n`)
+    const calls = await measureCalls(baseUrl, at, available)
     const decode = await measureDecode(at)
-    const walks = await measureWalks(baseUrl, at)
+    const walks = await measureWalks(baseUrl, at, available)
     process.stderr.write("cold imports\n")
     const runs = await coldImports(at.importRuns)
     const imports = importCases.map((importCase, index) => ({ importCase, runs: runs[index] ?? [] }))
-    const results: Results = { size: at, machine: machine(), calls, decode, walks, imports }
+    const results: Results = { size: at, machine: machine(), runtimes: available, calls, decode, walks, imports }
     const elapsed = (performance.now() - started) / 1000
     console.log([
       `bitget-effect overhead benchmark, ${at.name} size`,
       `machine: ${describeMachine(results.machine)}`,
+      `runtimes: ${describeRuntimes(available)}`,
       "",
       ...[...ratioTables(results), ...absoluteTables(results)].flatMap((table) => [toText(table), ""]),
       `took ${elapsed.toFixed(0)} s`

@@ -1,14 +1,17 @@
 /**
  * Driving the measurements: the per-call rows over client workers (round by
  * round, clients interleaved), the decode worker, and one fresh process per
- * client for the tax-record walk.
+ * client for the tax-record walk. A client whose runtime is missing is left
+ * out: its figures are `undefined`.
  */
 import type { DecodeFigures } from "./decode.js"
-import type { Child } from "./ipc.js"
+import type { Child, Launcher } from "./ipc.js"
 import { spawn } from "./ipc.js"
-import type { ClientName, Row, Size } from "./plan.js"
+import type { ClientName, PlannedClient, Row, Size } from "./plan.js"
 import { callsOf, clients, rows } from "./plan.js"
 import type { Command, Reply } from "./protocol.js"
+import type { Availability } from "./runtimes.js"
+import { launcherOf } from "./runtimes.js"
 import type { Summary } from "./stats.js"
 import { summarize } from "./stats.js"
 
@@ -18,7 +21,7 @@ export interface CallFigures {
   readonly byClient: ReadonlyMap<ClientName, Summary | undefined>
 }
 
-/** A client's walk over the whole tax ledger, `undefined` when it has no way to page. */
+/** A client's walk over the whole tax ledger, `undefined` when it has no way to page or its runtime is missing. */
 export interface WalkFigures {
   readonly client: ClientName
   readonly walk: Extract<Reply, { kind: "walked" }> | undefined
@@ -40,17 +43,34 @@ const ask = async <K extends Reply["kind"]>(
   return reply as Extract<Reply, { kind: K }>
 }
 
-/** Starts a worker for `client` and waits until it is ready. */
-const start = async (client: ClientName, baseUrl: string) => {
-  const worker = spawn<Command, Reply>("./worker.ts", [client, baseUrl])
-  const ready = await worker.next()
-  if (ready.kind !== "ready") throw new Error(`the ${client} worker did not start: ${JSON.stringify(ready)}`)
-  return { client, worker, ready }
+/** A client whose runtime is available, with the launcher of its workers. */
+interface Runnable {
+  readonly plan: PlannedClient
+  readonly launcher: Launcher
 }
 
-/** Runs every row on every client for a warm-up round and `size.rounds` measured rounds. */
-export const measureCalls = async (baseUrl: string, size: Size): Promise<ReadonlyArray<CallFigures>> => {
-  const workers = await Promise.all(clients.map((client) => start(client, baseUrl)))
+/** The clients whose runtime is available, in table order. */
+const runnable = (available: ReadonlyArray<Availability>): ReadonlyArray<Runnable> =>
+  clients.flatMap((plan) => {
+    const launcher = launcherOf(available, plan.runtime)
+    return launcher === undefined ? [] : [{ plan, launcher }]
+  })
+
+/** Starts a worker for a client and waits until it is ready. */
+const start = async ({ launcher, plan }: Runnable, baseUrl: string) => {
+  const worker = spawn<Command, Reply>("./worker.ts", [plan.implementation, baseUrl], launcher)
+  const ready = await worker.next()
+  if (ready.kind !== "ready") throw new Error(`the ${plan.name} worker did not start: ${JSON.stringify(ready)}`)
+  return { client: plan.name, worker, ready }
+}
+
+/** Runs every row on every available client for a warm-up round and `size.rounds` measured rounds. */
+export const measureCalls = async (
+  baseUrl: string,
+  size: Size,
+  available: ReadonlyArray<Availability>
+): Promise<ReadonlyArray<CallFigures>> => {
+  const workers = await Promise.all(runnable(available).map((client) => start(client, baseUrl)))
   const samples = rows.map(() => new Map<ClientName, Array<number>>())
   try {
     for (let round = 0; round <= size.rounds; round++) {
@@ -76,9 +96,9 @@ export const measureCalls = async (baseUrl: string, size: Size): Promise<Readonl
   }
   return rows.map((row, index) => ({
     row,
-    byClient: new Map(clients.map((client) => {
-      const values = samples[index]?.get(client)
-      return [client, values === undefined ? undefined : summarize(values)]
+    byClient: new Map(clients.map(({ name }) => {
+      const values = samples[index]?.get(name)
+      return [name, values === undefined ? undefined : summarize(values)]
     }))
   }))
 }
@@ -110,12 +130,16 @@ export const measureDecode = async (size: Size): Promise<ReadonlyArray<DecodeSum
   }))
 }
 
-/** Walks the whole tax ledger once per client, each in a fresh process; checks the record count. */
-export const measureWalks = async (baseUrl: string, size: Size): Promise<ReadonlyArray<WalkFigures>> => {
+/** Walks the whole tax ledger once per available client, each in a fresh process; checks the record count. */
+export const measureWalks = async (
+  baseUrl: string,
+  size: Size,
+  available: ReadonlyArray<Availability>
+): Promise<ReadonlyArray<WalkFigures>> => {
   const results: Array<WalkFigures> = []
-  for (const client of clients) {
-    progress(`tax-record walk (${size.streamRecords.toLocaleString("en-US")} records): ${client}`)
-    const { ready, worker } = await start(client, baseUrl)
+  for (const runnableClient of runnable(available)) {
+    progress(`tax-record walk (${size.streamRecords.toLocaleString("en-US")} records): ${runnableClient.plan.name}`)
+    const { client, ready, worker } = await start(runnableClient, baseUrl)
     try {
       const walk = ready.walks ? await ask(worker, { kind: "walk" }, "walked") : undefined
       if (walk !== undefined && walk.records !== size.streamRecords) {

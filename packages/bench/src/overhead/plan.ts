@@ -80,11 +80,35 @@ export const rows: ReadonlyArray<Row> = [
   }
 ]
 
+/** Where a client's worker runs: the workspace's Node, or Bun or Deno from the npm registry (`runtimes.ts`). */
+export type Runtime = "node" | "bun" | "deno"
+
+/** The client modules a worker can load (`clients/<name>.ts`). */
+export type Implementation = "floor" | "bitgetNode" | "bitgetFetch" | "ccxt" | "bitgetApi"
+
+/** A compared client: its column, the module its worker loads, and the runtime the worker runs on. */
+export interface ClientPlan {
+  readonly name: string
+  readonly implementation: Implementation
+  readonly runtime: Runtime
+}
+
 /** The clients compared, in the order each round runs them; the first is the floor. */
-export const clients = ["floor", "bitget-effect", "ccxt", "bitget-api"] as const
+export const clients = [
+  { name: "floor", implementation: "floor", runtime: "node" },
+  { name: "BitgetNode", implementation: "bitgetNode", runtime: "node" },
+  { name: "BitgetFetch", implementation: "bitgetFetch", runtime: "node" },
+  { name: "ccxt", implementation: "ccxt", runtime: "node" },
+  { name: "bitget-api", implementation: "bitgetApi", runtime: "node" },
+  { name: "BitgetFetch on Bun", implementation: "bitgetFetch", runtime: "bun" },
+  { name: "BitgetFetch on Deno", implementation: "bitgetFetch", runtime: "deno" }
+] as const satisfies ReadonlyArray<ClientPlan>
+
+/** One of the compared clients. */
+export type PlannedClient = (typeof clients)[number]
 
 /** A client's name. */
-export type ClientName = (typeof clients)[number]
+export type ClientName = PlannedClient["name"]
 
 /** How much to run. */
 export interface Size {

@@ -9,6 +9,7 @@ import type { Machine } from "./machine.js"
 import type { CallFigures, DecodeSummary, WalkFigures } from "./measure.js"
 import type { Size } from "./plan.js"
 import { clients } from "./plan.js"
+import type { Availability } from "./runtimes.js"
 import { summarize } from "./stats.js"
 import type { Table } from "./table.js"
 
@@ -16,13 +17,17 @@ import type { Table } from "./table.js"
 export interface Results {
   readonly size: Size
   readonly machine: Machine
+  /** Node, Bun and Deno: each one's version, or why it was missing. */
+  readonly runtimes: ReadonlyArray<Availability>
   readonly calls: ReadonlyArray<CallFigures>
   readonly decode: ReadonlyArray<DecodeSummary>
   readonly walks: ReadonlyArray<WalkFigures>
   readonly imports: ReadonlyArray<{ readonly importCase: ImportCase; readonly runs: ReadonlyArray<ImportRun> }>
 }
 
-const peers = clients.filter((client) => client !== "floor")
+const names = clients.map((client) => client.name)
+
+const peers = names.filter((name) => name !== "floor")
 
 const records = (size: Size) => size.streamRecords.toLocaleString("en-US")
 
@@ -37,8 +42,8 @@ const callRatios = (r: Results): Table => ({
 
 const callAbsolute = (r: Results): Table => ({
   title: `Per call: wall time per call, median (min–max) of ${r.size.rounds} rounds`,
-  headers: ["row", ...clients],
-  rows: r.calls.map(({ byClient, row }) => [row.label, ...clients.map((client) => spread(byClient.get(client)))])
+  headers: ["row", ...names],
+  rows: r.calls.map(({ byClient, row }) => [row.label, ...names.map((client) => spread(byClient.get(client)))])
 })
 
 const decodeRatios = (r: Results): Table => ({
@@ -74,7 +79,7 @@ const walkRatios = (r: Results): Table => ({
 const walkAbsolute = (r: Results): Table => ({
   title: `Walking ${records(r.size)} tax records: one walk per client, each in a fresh process`,
   headers: ["client", "records/s", "wall time", "RSS before the walk", "peak RSS"],
-  rows: clients.map((client) => {
+  rows: names.map((client) => {
     const walk = walkOf(r, client)
     return walk === undefined
       ? [client, "—", "—", "—", "—"]
@@ -131,3 +136,11 @@ export const absoluteTables = (r: Results): ReadonlyArray<Table> => [
   walkAbsolute(r),
   importAbsolute(r)
 ]
+
+const runtimeNames: Readonly<Record<Availability["runtime"], string>> = { node: "Node", bun: "Bun", deno: "Deno" }
+
+/** The runtimes in one line: `Node 26.10.0, Bun 1.3.0, Deno missing (why)`. */
+export const describeRuntimes = (available: ReadonlyArray<Availability>): string =>
+  available.map((a) =>
+    a._tag === "Found" ? `${runtimeNames[a.runtime]} ${a.version}` : `${runtimeNames[a.runtime]} missing (${a.reason})`
+  ).join(", ")

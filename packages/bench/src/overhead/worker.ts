@@ -1,19 +1,21 @@
 /**
  * A client worker: one client, alone in its process, answering the parent's
- * commands (see `protocol.ts`). argv: the client's name and the responder's
- * base URL. Every timed batch starts with one untimed wave of calls whose
+ * commands (see `protocol.ts`). argv: the client's module (`Implementation`)
+ * and the responder's base URL. It runs on Node, Bun and Deno alike (the
+ * `bitgetFetch` client is the one meant for all three). Every timed batch starts with one untimed wave of calls whose
  * answers are checked for the expected number of records.
  */
 import type { Client, MakeClient } from "./clients/Client.js"
-import type { ClientName } from "./plan.js"
+import type { Implementation } from "./plan.js"
 import { expectedRecords } from "./plan.js"
 import type { Command, Reply } from "./protocol.js"
 
-const loaders: Readonly<Record<ClientName, () => Promise<{ readonly make: MakeClient }>>> = {
-  "floor": () => import("./clients/floor.js"),
-  "bitget-effect": () => import("./clients/effect.js"),
-  "ccxt": () => import("./clients/ccxt.js"),
-  "bitget-api": () => import("./clients/bitgetApi.js")
+const loaders: Readonly<Record<Implementation, () => Promise<{ readonly make: MakeClient }>>> = {
+  floor: () => import("./clients/floor.js"),
+  bitgetNode: () => import("./clients/bitgetNode.js"),
+  bitgetFetch: () => import("./clients/bitgetFetch.js"),
+  ccxt: () => import("./clients/ccxt.js"),
+  bitgetApi: () => import("./clients/bitgetApi.js")
 }
 
 const reply = (message: Reply) => process.send?.(message)
@@ -57,8 +59,8 @@ const walk = async (client: Client): Promise<Reply> => {
 
 const main = async () => {
   const [name, baseUrl] = process.argv.slice(2)
-  const load = loaders[name as ClientName]
-  if (load === undefined || baseUrl === undefined) throw new Error(`usage: worker <client> <base URL>, got ${name}`)
+  const load = loaders[name as Implementation]
+  if (load === undefined || baseUrl === undefined) throw new Error(`usage: worker <module> <base URL>, got ${name}`)
   const client = await (await load()).make(baseUrl)
   process.on("message", (command: Command) => {
     const answer = command.kind === "run" ? run(client, command) : walk(client)

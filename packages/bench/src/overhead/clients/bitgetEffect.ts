@@ -1,28 +1,30 @@
 /**
- * bitget-effect through its public API: `BitgetNode.layer` (undici, Node's
- * crypto) with client-side rate limiting off and one attempt per call, built
- * once into a `ManagedRuntime`; every call is `runtime.runPromise(...)`.
+ * bitget-effect through its public API, on whichever layer a client module
+ * gives (`bitgetNode.ts`, `bitgetFetch.ts`): client-side rate limiting off and
+ * one attempt per call, built once into a `ManagedRuntime`; every call is
+ * `runtime.runPromise(...)`.
  */
 import * as BatchCancel from "@bitget-effect/core/BatchCancel"
+import type * as BitgetClient from "@bitget-effect/core/BitgetClient"
+import type * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
 import * as Credentials from "@bitget-effect/core/Credentials"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import * as Symbols from "@bitget-effect/core/Symbols"
 import * as TaxRecords from "@bitget-effect/core/TaxRecords"
-import { BitgetNode } from "@bitget-effect/platform-node"
+import type { Layer } from "effect"
 import { DateTime, ManagedRuntime, Stream } from "effect"
 import * as Fixtures from "../fixtures.js"
-import type { MakeClient } from "./Client.js"
+import type { Client } from "./Client.js"
 import { taxWindow } from "./Client.js"
 
-/** The layer every bitget-effect row runs on. */
-export const layer = (baseUrl: string) =>
-  BitgetNode.layer({
-    baseUrl,
-    credentials: Credentials.hmac(Fixtures.credentials),
-    rateLimit: { enabled: false },
-    retry: { maxAttempts: 1 },
-    syncClockOnStart: false
-  })
+/** The options every bitget-effect row runs with, whatever the layer. */
+export const options = (baseUrl: string): BitgetConfig.BitgetOptionsInput => ({
+  baseUrl,
+  credentials: Credentials.hmac(Fixtures.credentials),
+  rateLimit: { enabled: false },
+  retry: { maxAttempts: 1 },
+  syncClockOnStart: false
+})
 
 /** The last day as the stream and page requests state it. */
 const window = () => {
@@ -30,9 +32,9 @@ const window = () => {
   return { startTime: DateTime.makeUnsafe(startTime), endTime: DateTime.makeUnsafe(endTime) }
 }
 
-/** The bitget-effect client. */
-export const make: MakeClient = (baseUrl) => {
-  const runtime = ManagedRuntime.make(layer(baseUrl))
+/** The bitget-effect client on `layer`. */
+export const over = (layer: Layer.Layer<BitgetClient.BitgetClient>): Client => {
+  const runtime = ManagedRuntime.make(layer)
   const cancel: BatchCancel.BatchCancelRequest = {
     symbol: Fixtures.oneSymbol,
     orderList: Fixtures.cancelOrderIds.map((orderId) => ({ orderId }))
