@@ -11,18 +11,14 @@
  */
 import type * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
-import {
-  type BitgetError,
-  BitgetRequestError,
-  BitgetTransportError,
-  isBitgetError
-} from "@bitget-effect/core/BitgetError"
+import { type BitgetError, BitgetRequestError, isBitgetError } from "@bitget-effect/core/BitgetError"
 import * as BitgetFetch from "@bitget-effect/core/BitgetFetch"
 import * as Endpoint from "@bitget-effect/core/Endpoint"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import * as Retry from "@bitget-effect/core/Retry"
 import * as StreamProgress from "@bitget-effect/core/StreamProgress"
 import * as BitgetNode from "@bitget-effect/platform-node/BitgetNode"
+import * as UndiciTransport from "@bitget-effect/platform-node/UndiciTransport"
 import * as Cause from "effect/Cause"
 import { Argument, Command, Flag } from "effect/cli"
 import type * as Config from "effect/Config"
@@ -150,10 +146,7 @@ const withBaseUrl = <A, E, R>(layer: Layer.Layer<A, E, R>, baseUrl: Option.Optio
 
 /** Whether a layer died because this runtime's undici cannot send: `UndiciTransport`'s own check of its agent (Bun). */
 const undiciCannotSend = (cause: Cause.Cause<unknown>): boolean =>
-  cause.reasons.some((reason) =>
-    Cause.isDieReason(reason) && reason.defect instanceof BitgetTransportError &&
-    reason.defect.endpoint === "undici" && reason.defect.reason === "Unexpected"
-  )
+  cause.reasons.some((reason) => Cause.isDieReason(reason) && UndiciTransport.isUnsupported(reason.defect))
 
 /**
  * The client of an export, from `BITGET_*` and `--base-url`: `BitgetNode`'s (undici, node:crypto), or, where

@@ -17,7 +17,7 @@ import type { BitgetDecodeError } from "./BitgetError.js"
 import { BitgetTransportError } from "./BitgetError.js"
 import {
   BodyChunks,
-  bodyTooLarge,
+  bodyTooLarge as tooLarge,
   credentialHeaders,
   declaredTooLarge,
   fromHttpClientError,
@@ -124,6 +124,46 @@ export const failure = (request: HttpTransport.Request, cause: unknown): BitgetT
   transportError(request, cause, { what: "request transport" })
 
 /**
+ * The failure of an answer whose body is longer than the request's cap
+ * (`maxBytes`), with the answer's status.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export const bodyTooLarge: (request: HttpTransport.Request, status: number) => BitgetDecodeError = tooLarge
+
+/**
+ * One exchange under its deadline, for a transport written on a promise API:
+ * `exchange` gets an `AbortController`, aborted at the deadline or when the
+ * call is interrupted, and `timedOut` to tell the two apart; it resolves with
+ * the outcome. A rejection becomes `timeoutError` past the deadline, else
+ * `failure`. The timer is cleared when the exchange ends.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const withDeadline = (
+  request: HttpTransport.Request,
+  exchange: (
+    controller: AbortController,
+    timedOut: () => boolean
+  ) => Promise<Effect.Effect<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>>
+): Effect.Effect<HttpTransport.Response, BitgetTransportError | BitgetDecodeError> =>
+  Effect.callback((resume) => {
+    const controller = new AbortController()
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, request.timeoutMillis)
+    exchange(controller, () => timedOut).then(
+      resume,
+      (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request, error)))
+    ).finally(() => clearTimeout(timer))
+    return Effect.sync(() => controller.abort())
+  })
+
+/**
  * A transport on the `HttpClient` from the context (any platform's, or a
  * test's). Its own tracing and trace propagation are off: its span would hold
  * the full URL with the query (and headers, where a program asks for them);
@@ -212,7 +252,7 @@ const exchange = async (
   }
   if (declaredTooLarge(request, response.headers.get("content-length"))) {
     controller.abort()
-    return Effect.fail(bodyTooLarge(request, response.status))
+    return Effect.fail(tooLarge(request, response.status))
   }
   const body = new BodyChunks(request.maxBytes)
   if (response.body !== null) {
@@ -227,7 +267,7 @@ const exchange = async (
       if (read.done) break
       if (!body.add(read.value)) {
         controller.abort()
-        return Effect.fail(bodyTooLarge(request, response.status))
+        return Effect.fail(tooLarge(request, response.status))
       }
     }
   }
@@ -253,23 +293,16 @@ export const fromFetch: Effect.Effect<HttpTransport.Service> = Effect.map(
   (fetch) =>
     HttpTransport.of({
       send: (request) =>
-        Effect.callback<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>((resume) => {
-          const controller = new AbortController()
-          let timedOut = false
-          const timer = setTimeout(() => {
-            timedOut = true
-            controller.abort()
-          }, request.timeoutMillis)
-          const rejected: Rejected = (cause) =>
-            timedOut
-              ? timeoutError(request)
-              : transportError(request, cause, { what: "request transport", fetched: true })
-          exchange(fetch, request, controller, rejected).then(
-            resume,
-            (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request, error)))
-          ).finally(() => clearTimeout(timer))
-          return Effect.sync(() => controller.abort())
-        })
+        withDeadline(request, (controller, timedOut) =>
+          exchange(
+            fetch,
+            request,
+            controller,
+            (cause) =>
+              timedOut()
+                ? timeoutError(request)
+                : transportError(request, cause, { what: "request transport", fetched: true })
+          ))
     })
 )
 

@@ -7,8 +7,8 @@
  *
  * @since 0.1.0
  */
-import { BitgetDecodeError, BitgetTransportError } from "@bitget-effect/core/BitgetError"
-import { failure, HttpTransport, timeoutError } from "@bitget-effect/core/HttpTransport"
+import { BitgetTransportError } from "@bitget-effect/core/BitgetError"
+import { bodyTooLarge, HttpTransport, withDeadline } from "@bitget-effect/core/HttpTransport"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Predicate from "effect/Predicate"
@@ -28,14 +28,6 @@ export interface Options {
   /** How long an idle socket is kept open, in milliseconds (default 30 s). */
   readonly keepAliveTimeout?: number
 }
-
-const bodyTooLarge = (request: HttpTransport.Request, status: number): BitgetDecodeError =>
-  new BitgetDecodeError({
-    endpoint: request.endpoint,
-    status,
-    issue: `the body is larger than the ${request.maxBytes} bytes allowed (maxResponseBytes)`,
-    excerpt: ""
-  })
 
 /** Drops a body unread; undici reports a body destroyed before its end as an error, which is expected here. */
 const discard = (body: Dispatcher.ResponseData["body"]): void => {
@@ -75,15 +67,28 @@ const agentMethods = ["request", "close"] as const
 const capable = (agent: object): boolean =>
   agentMethods.every((method) => Predicate.hasProperty(agent, method) && Predicate.isFunction(agent[method]))
 
+/** The label of the defect `unsupported` builds, by which `isUnsupported` knows it. */
+const unsupportedLabel = "undici"
+
 /** Why the transport cannot be built here, and which layer to use instead. */
 const unsupported = (): BitgetTransportError =>
   new BitgetTransportError({
-    endpoint: "undici",
+    endpoint: unsupportedLabel,
     reason: "Unexpected",
     sent: false,
     description: "this runtime's undici cannot send requests (its Agent has no request method, as under Bun): " +
       "use BitgetFetch.layer from @bitget-effect/core (fetch and WebCrypto) instead of BitgetNode.layer"
   })
+
+/**
+ * `true` for the defect `make` dies with on a runtime whose undici cannot
+ * send (Bun's stand-in), so that a program can take another transport there.
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const isUnsupported = (defect: unknown): boolean =>
+  defect instanceof BitgetTransportError && defect.endpoint === unsupportedLabel && defect.reason === "Unexpected"
 
 /**
  * Builds the transport on an agent of its own, closed with the scope. On a
@@ -111,42 +116,29 @@ export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service
     (agent) =>
       HttpTransport.of({
         send: (request) =>
-          Effect.callback<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>((resume) => {
-            const controller = new AbortController()
-            let timedOut = false
-            const timer = setTimeout(() => {
-              timedOut = true
-              controller.abort()
-            }, request.timeoutMillis)
+          withDeadline(request, async (controller) => {
             const slash = request.url.indexOf("/", request.url.indexOf("//") + 2)
-            const exchange = async (): Promise<Effect.Effect<HttpTransport.Response, BitgetDecodeError>> => {
-              const response = await agent.request({
-                origin: slash === -1 ? request.url : request.url.slice(0, slash),
-                path: slash === -1 ? "/" : request.url.slice(slash),
-                method: request.method,
-                headers: request.headers,
-                body: request.body ?? null,
-                signal: controller.signal
-              })
-              const tooLarge = () => Effect.fail(bodyTooLarge(request, response.statusCode))
-              const declared = Number(response.headers["content-length"])
-              if (declared > request.maxBytes) {
-                discard(response.body)
-                return tooLarge()
-              }
-              // a declared length is what undici reads at most; otherwise the count is kept while reading
-              const body = declared >= 0
-                ? await response.body.text()
-                : await readWithin(response.body, request.maxBytes)
-              return body === undefined
-                ? tooLarge()
-                : Effect.succeed({ status: response.statusCode, headers: flatten(response.headers), body })
+            const response = await agent.request({
+              origin: slash === -1 ? request.url : request.url.slice(0, slash),
+              path: slash === -1 ? "/" : request.url.slice(slash),
+              method: request.method,
+              headers: request.headers,
+              body: request.body ?? null,
+              signal: controller.signal
+            })
+            const tooLarge = () => Effect.fail(bodyTooLarge(request, response.statusCode))
+            const declared = Number(response.headers["content-length"])
+            if (declared > request.maxBytes) {
+              discard(response.body)
+              return tooLarge()
             }
-            exchange().then(
-              resume,
-              (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request, error)))
-            ).finally(() => clearTimeout(timer))
-            return Effect.sync(() => controller.abort())
+            // a declared length is what undici reads at most; otherwise the count is kept while reading
+            const body = declared >= 0
+              ? await response.body.text()
+              : await readWithin(response.body, request.maxBytes)
+            return body === undefined
+              ? tooLarge()
+              : Effect.succeed({ status: response.statusCode, headers: flatten(response.headers), body })
           })
       })
   )

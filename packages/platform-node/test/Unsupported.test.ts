@@ -10,6 +10,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Effect, Exit } from "effect"
 import { vi } from "vitest"
 import * as BitgetNode from "../src/BitgetNode.js"
+import * as UndiciTransport from "../src/UndiciTransport.js"
 
 vi.mock("undici", () => ({ Agent: class Agent {} }))
 
@@ -36,6 +37,12 @@ describe("BitgetNode on a runtime without Node's undici", () => {
             "the message names the cause"
           ])
           assert.isTrue(Cause.hasDies(exit.cause))
+          // what a program (the CLI) recognises to take another transport
+          assert.isTrue(
+            exit.cause.reasons.some((reason) =>
+              Cause.isDieReason(reason) && UndiciTransport.isUnsupported(reason.defect)
+            )
+          )
         }
       }))
   }
