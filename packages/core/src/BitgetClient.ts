@@ -16,12 +16,12 @@ import type { HttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import * as Ref from "effect/Ref"
+import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as Tracer from "effect/Tracer"
 import { BitgetConfig } from "./BitgetConfig.js"
-import type { BitgetError, BitgetPublicError } from "./BitgetError.js"
+import type { BitgetApiError, BitgetError, BitgetHttpError, BitgetPublicError } from "./BitgetError.js"
 import { BitgetDecodeError, isApiErrorOfKind } from "./BitgetError.js"
 import type { Credentials } from "./Credentials.js"
 import type { Auth, Endpoint, Failure } from "./Endpoint.js"
@@ -167,6 +167,22 @@ const finish = (
 }
 
 /**
+ * What a client works out once per endpoint rather than per call: its label,
+ * metrics, retry policy, decoder, rate-limit bucket and span options.
+ */
+interface Plan {
+  readonly name: string
+  readonly metrics: Internal.EndpointMetrics
+  readonly policy: Retry.Policy
+  readonly decode: (data: unknown) => Result.Result<unknown, Schema.SchemaError>
+  readonly bucket: Parameters<RateLimiter.Limiter["take"]>[0]
+  readonly callSpan: string
+  readonly callOptions: Tracer.SpanOptionsNoTrace
+  /** The attempt span's attributes but its number. */
+  readonly attemptAttributes: Readonly<Record<string, unknown>>
+}
+
+/**
  * Builds the client from its configuration, a `Signer` and an `HttpTransport`;
  * rate limits are kept in the `RateLimiterStore` from the context when there is
  * one, else in memory.
@@ -188,9 +204,61 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
     const limiter = yield* RateLimiter.make(config.rateLimit).pipe(
       Effect.provideService(RateLimiter.RateLimiterStore, store)
     )
-    const offset = yield* Ref.make(0)
+    /** The offset added to the local clock to get the exchange's, in milliseconds. */
+    let offset = 0
     const timeoutMillis = Duration.toMillis(config.timeout)
     const frame = Request.frame(config)
+
+    const plans = new WeakMap<object, Plan>()
+    const planOf = (endpoint: Endpoint<unknown, unknown>): Plan => {
+      let plan = plans.get(endpoint)
+      if (plan === undefined) {
+        const name = label(endpoint)
+        plan = {
+          name,
+          metrics: Internal.forEndpoint(name),
+          policy: Retry.schedule(endpoint, { ...config.retry, ...config.retry.endpoints?.[endpoint.name] }),
+          decode: decoder(endpoint.response),
+          bucket: { name: endpoint.name, label: name, rateLimit: endpoint.rateLimit },
+          callSpan: `bitget ${endpoint.name}`,
+          callOptions: {
+            attributes: {
+              [Telemetry.attributes.endpoint]: name,
+              [Telemetry.attributes.operation]: endpoint.name,
+              [Telemetry.attributes.method]: endpoint.method,
+              [Telemetry.attributes.path]: endpoint.path
+            }
+          },
+          attemptAttributes: {
+            [Telemetry.attributes.endpoint]: name,
+            [Telemetry.attributes.method]: endpoint.method,
+            [Telemetry.attributes.url]: `${config.baseUrl}${endpoint.path}`
+          }
+        }
+        plans.set(endpoint, plan)
+      }
+      return plan
+    }
+
+    /** Reads the envelope of an answer: its `data`, or the failure (a rate-limit refusal counted and logged). */
+    const answered = (
+      plan: Plan,
+      answer: HttpTransport.Response,
+      secrets: Redact.Scrubber
+    ): Effect.Effect<Answered, BitgetApiError | BitgetHttpError | BitgetDecodeError> => {
+      const data = interpret({ endpoint: plan.name, ...answer, secrets })
+      if (Result.isSuccess(data)) return Effect.succeed<Answered>({ answer, data: data.success, secrets })
+      const error = data.failure
+      return isRateLimited(error)
+        ? Effect.andThen(
+          Metric.update(Metric.withAttributes(RateLimiter.rejections, { endpoint: plan.name }), 1),
+          Effect.andThen(
+            Effect.logWarning(`rate limited: ${plan.name} answered ${error.code} (HTTP ${error.status})`),
+            Effect.fail(error)
+          )
+        )
+        : Effect.fail(error)
+    }
 
     /**
      * One attempt, in a span of its own that holds neither headers, body nor
@@ -209,63 +277,52 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       prepared: Request.Prepared,
       credentials: Credentials | undefined,
       call: CallState | undefined
-    ) {
-      const name = label(endpoint)
+    ): Effect.Effect<Answered, BitgetError> {
+      const plan = planOf(endpoint as Endpoint<unknown, unknown>)
       return Effect.suspend(() =>
-        Effect.useSpan(name, {
+        Effect.useSpan(plan.name, {
           kind: "client",
           attributes: {
-            [Telemetry.attributes.endpoint]: name,
-            [Telemetry.attributes.method]: endpoint.method,
-            [Telemetry.attributes.url]: `${config.baseUrl}${endpoint.path}`,
+            ...plan.attemptAttributes,
             [Telemetry.attributes.attempt]: call === undefined ? 1 : ++call.attempts
           }
         }, (span) =>
-          Effect.gen(function*() {
-            const permit = yield* limiter.take(
-              { name: endpoint.name, label: name, rateLimit: endpoint.rateLimit },
-              frame.identity
-            )
-            span.attribute(Telemetry.attributes.rateLimitWait, permit.waitedMillis)
-            if (permit.waitedMillis > 0) {
-              if (call !== undefined) call.waitedMillis += permit.waitedMillis
-              ;(yield* Internal.LimiterWaits)?.(permit.waitedMillis)
-            }
-            const timestamp = credentials === undefined
-              ? 0
-              : (yield* Clock.currentTimeMillis) + (yield* Ref.get(offset))
-            const request = Request.outgoing(frame, endpoint, prepared, credentials, timestamp)
-            let scrubber = frame.secrets
-            if (request.toSign !== undefined) {
-              const signature = yield* signer.sign(request.toSign.key, request.toSign.prehash)
-              request.headers["ACCESS-SIGN"] = signature
-              scrubber = Redact.combine(frame.secrets, [signature])
-            }
-            const answer = yield* transport.send({
-              endpoint: name,
-              method: endpoint.method,
-              url: request.url,
-              headers: request.headers,
-              body: request.body,
-              timeoutMillis,
-              maxBytes: config.maxResponseBytes
-            }).pipe(Effect.ensuring(permit.settle))
-            span.attribute(Telemetry.attributes.status, answer.status)
-            const data = yield* Effect.fromResult(interpret({ endpoint: name, ...answer, secrets: scrubber })).pipe(
-              Effect.tapError((error) =>
-                isRateLimited(error)
-                  ? Effect.andThen(
-                    Metric.update(Metric.withAttributes(RateLimiter.rejections, { endpoint: name }), 1),
-                    Effect.logWarning(`rate limited: ${name} answered ${error.code} (HTTP ${error.status})`)
-                  )
-                  : Effect.void
-              )
-            )
-            return { answer, data, secrets: scrubber }
-          }).pipe(
-            Effect.tapError((error) => Effect.sync(() => describeError(span, error))),
-            Effect.withParentSpan(span, { captureStackTrace: false })
-          ))
+          Effect.flatMap(limiter.take(plan.bucket, frame.identity), (permit) =>
+            Effect.withFiber((fiber) => {
+              span.attribute(Telemetry.attributes.rateLimitWait, permit.waitedMillis)
+              if (permit.waitedMillis > 0) {
+                if (call !== undefined) call.waitedMillis += permit.waitedMillis
+                fiber.getRef(Internal.LimiterWaits)?.(permit.waitedMillis)
+              }
+              const timestamp = credentials === undefined
+                ? 0
+                : fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() + offset
+              const request = Request.outgoing(frame, endpoint, prepared, credentials, timestamp)
+              const send = (secrets: Redact.Scrubber) =>
+                transport.send({
+                  endpoint: plan.name,
+                  method: endpoint.method,
+                  url: request.url,
+                  headers: request.headers,
+                  body: request.body,
+                  timeoutMillis,
+                  maxBytes: config.maxResponseBytes
+                }).pipe(
+                  Effect.ensuring(permit.settle),
+                  Effect.flatMap((answer) => {
+                    span.attribute(Telemetry.attributes.status, answer.status)
+                    return answered(plan, answer, secrets)
+                  })
+                )
+              if (request.toSign === undefined) return send(frame.secrets)
+              return Effect.flatMap(signer.sign(request.toSign.key, request.toSign.prehash), (signature) => {
+                request.headers["ACCESS-SIGN"] = signature
+                return send(Redact.combine(frame.secrets, [signature]))
+              })
+            })).pipe(
+              Effect.tapError((error) => Effect.sync(() => describeError(span, error))),
+              Effect.withParentSpan(span, { captureStackTrace: false })
+            ))
       )
     }
 
@@ -284,84 +341,90 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         )
       )
       const value = DateTime.toEpochMillis(server.serverTime) - Math.round((before + after) / 2)
-      yield* Ref.set(offset, value)
+      offset = value
       yield* Effect.logInfo(`clock: synced with the exchange, offset ${value} ms`)
       return value
     })
 
-    const policies = new WeakMap<object, Retry.Policy>()
-    const policy = (endpoint: Pick<Endpoint<unknown, unknown>, "name" | "idempotency" | "rateLimit">): Retry.Policy => {
-      let known = policies.get(endpoint)
-      if (known === undefined) {
-        known = Retry.schedule(endpoint, { ...config.retry, ...config.retry.endpoints?.[endpoint.name] })
-        policies.set(endpoint, known)
-      }
-      return known
+    /** A call's attempts: refused before sending when it cannot be sent, resynced on clock skew, retried per policy. */
+    function run<I, A, EI extends object, EA, Au extends Auth>(
+      endpoint: Endpoint<I, A, EI, EA, Au>,
+      input: I,
+      plan: Plan,
+      call: CallState
+    ): Effect.Effect<A, Failure<Au>>
+    function run<I, A, EI extends object, EA>(
+      endpoint: Endpoint<I, A, EI, EA>,
+      input: I,
+      plan: Plan,
+      call: CallState
+    ): Effect.Effect<A, BitgetError> {
+      const credentials = Request.credentialsFor(frame, endpoint)
+      if (Result.isFailure(credentials)) return Effect.fail(credentials.failure)
+      const prepared = Request.prepare(endpoint, input)
+      if (Result.isFailure(prepared)) return Effect.fail(prepared.failure)
+      const onRetry = (reason: string, detail: string) =>
+        Effect.contextWith((context: Context.Context<never>) => {
+          call.reasons.push(reason)
+          Internal.countRetry(plan.name, reason, context)
+          return Effect.logInfo(`retry: ${plan.name} attempt ${call.attempts + 1} ${detail}`)
+        })
+      const once = attempt(endpoint, prepared.success, credentials.success, call)
+      return once.pipe(
+        Effect.catchIf(
+          isClockSkew,
+          (error) =>
+            onRetry(Retry.reason(error), "after the exchange refused the timestamp; syncing the clock").pipe(
+              Effect.andThen(syncClock),
+              Effect.andThen(once)
+            )
+        ),
+        retrying(plan.policy, (error, delayMillis) => {
+          const reason = Retry.reason(error)
+          return onRetry(reason, `in ${delayMillis} ms after ${reason}: ${error.message}`)
+        }),
+        Effect.flatMap(({ answer, data, secrets }) => {
+          const decoded = plan.decode(data)
+          return Result.isSuccess(decoded)
+            ? Effect.succeed(decoded.success as A)
+            : Effect.fail(
+              new BitgetDecodeError({
+                endpoint: plan.name,
+                status: answer.status,
+                issue: describeParseError(decoded.failure, secrets),
+                excerpt: excerpt(answer.body, secrets)
+              })
+            )
+        })
+      )
     }
 
     const execute = <I, A, EI extends object, EA, Au extends Auth>(
       endpoint: Endpoint<I, A, EI, EA, Au>,
       input: I
     ): Effect.Effect<A, Failure<Au>> => {
-      const name = label(endpoint)
-      const run = (call: CallState) => {
-        const onRetry = (reason: string, detail: string) =>
-          Effect.contextWith((context: Context.Context<never>) => {
-            call.reasons.push(reason)
-            Internal.countRetry(name, reason, context)
-            return Effect.logInfo(`retry: ${name} attempt ${call.attempts + 1} ${detail}`)
-          })
-        return Effect.gen(function*() {
-          const credentials = yield* Effect.fromResult(Request.credentialsFor(frame, endpoint))
-          const prepared = yield* Request.prepare(endpoint, input)
-          const once = attempt(endpoint, prepared, credentials, call)
-          const { answer, data, secrets: scrubber } = yield* once.pipe(
-            Effect.catchIf(
-              isClockSkew,
-              (error) =>
-                onRetry(Retry.reason(error), "after the exchange refused the timestamp; syncing the clock").pipe(
-                  Effect.andThen(syncClock),
-                  Effect.andThen(once)
-                )
-            ),
-            retrying(policy(endpoint), (error, delayMillis) => {
-              const reason = Retry.reason(error)
-              return onRetry(reason, `in ${delayMillis} ms after ${reason}: ${error.message}`)
-            })
-          )
-          return yield* Effect.fromResult(decoder(endpoint.response)(data)).pipe(
-            Effect.mapError((error) =>
-              new BitgetDecodeError({
-                endpoint: name,
-                status: answer.status,
-                issue: describeParseError(error, scrubber),
-                excerpt: excerpt(answer.body, scrubber)
-              })
+      const plan = planOf(endpoint as Endpoint<unknown, unknown>)
+      return Effect.useSpan(plan.callSpan, plan.callOptions, (span) =>
+        Effect.withFiber((fiber) => {
+          const clock = fiber.getRef(Clock.Clock)
+          const started = clock.currentTimeMillisUnsafe()
+          const call: CallState = { attempts: 0, waitedMillis: 0, reasons: [] }
+          return run(endpoint, input, plan, call).pipe(
+            Effect.withParentSpan(span, { captureStackTrace: false }),
+            Effect.onExit((exit) =>
+              Effect.sync(() =>
+                finish({
+                  span,
+                  call,
+                  name: plan.name,
+                  metrics: plan.metrics,
+                  context: fiber.context,
+                  millis: clock.currentTimeMillisUnsafe() - started
+                }, exit)
+              )
             )
           )
-        })
-      }
-      const metrics = Internal.forEndpoint(name)
-      return Effect.useSpan(`bitget ${endpoint.name}`, {
-        attributes: {
-          [Telemetry.attributes.endpoint]: name,
-          [Telemetry.attributes.operation]: endpoint.name,
-          [Telemetry.attributes.method]: endpoint.method,
-          [Telemetry.attributes.path]: endpoint.path
-        }
-      }, (span) => {
-        const call: CallState = { attempts: 0, waitedMillis: 0, reasons: [] }
-        return Effect.contextWith((context: Context.Context<never>) =>
-          Effect.flatMap(Clock.currentTimeMillis, (started) =>
-            run(call).pipe(
-              Effect.withParentSpan(span, { captureStackTrace: false }),
-              Effect.onExit((exit) =>
-                Effect.map(Clock.currentTimeMillis, (now) =>
-                  finish({ span, call, name, metrics, context, millis: now - started }, exit))
-              )
-            ))
-        )
-      })
+        }))
     }
 
     if (config.syncClockOnStart) {
@@ -369,7 +432,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
         Effect.catch((error) => Effect.logWarning(`clock sync at start failed: ${error.message}`))
       )
     }
-    return BitgetClient.of({ execute, clockOffset: Ref.get(offset), syncClock })
+    return BitgetClient.of({ execute, clockOffset: Effect.sync(() => offset), syncClock })
   })
 
 /**

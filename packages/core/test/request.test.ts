@@ -15,7 +15,7 @@ const anonymous = Request.frame(BitgetConfig.make({ baseUrl: "https://x.test" })
 describe("request building", () => {
   it.effect("a GET sends its query encoded and signs it raw, under the credential headers", () =>
     Effect.gen(function*() {
-      const prepared = yield* Request.prepare(Symbols.endpoint, { symbol: "BTC$USDT" })
+      const prepared = yield* Effect.fromResult(Request.prepare(Symbols.endpoint, { symbol: "BTC$USDT" }))
       const request = Request.outgoing(signed, Symbols.endpoint, prepared, credentials, 1_700_000_000_000)
       assert.strictEqual(request.url, "https://x.test/api/v2/spot/public/symbols?symbol=BTC%24USDT")
       assert.strictEqual(request.toSign?.prehash, "1700000000000GET/api/v2/spot/public/symbols?symbol=BTC$USDT")
@@ -33,7 +33,7 @@ describe("request building", () => {
 
   it.effect("a call without credentials carries no credential header and nothing to sign", () =>
     Effect.gen(function*() {
-      const prepared = yield* Request.prepare(Symbols.endpoint, {})
+      const prepared = yield* Effect.fromResult(Request.prepare(Symbols.endpoint, {}))
       const request = Request.outgoing(anonymous, Symbols.endpoint, prepared, undefined, 0)
       assert.strictEqual(request.url, "https://x.test/api/v2/spot/public/symbols")
       assert.strictEqual(request.toSign, undefined)

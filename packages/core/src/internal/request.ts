@@ -1,13 +1,11 @@
 /**
- * The request side of a call, as pure functions (the input's encoding is an
- * Effect only because Schema's encoder is): what every request of a client
- * shares (worked out once from its configuration), the credentials a call
+ * The request side of a call, as pure functions: what every request of a
+ * client shares (worked out once from its configuration), the credentials a call
  * signs with, the input encoded to a query or a body, and one attempt's URL
  * and headers with the prehash to sign. The answer side is `envelope.ts`.
  *
  * @internal
  */
-import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
@@ -104,31 +102,43 @@ export interface Prepared {
 /** What a request without input sends. */
 export const empty: Prepared = { query: { signed: "", sent: "" }, body: "" }
 
+/** An endpoint's request encoder, built once per request schema. */
+type Encoder = (input: unknown) => Result.Result<unknown, Schema.SchemaError>
+
+const encoders = new WeakMap<Schema.Top, Encoder>()
+
+const encoderOf = (schema: Schema.Codec<unknown, unknown>): Encoder => {
+  let known = encoders.get(schema)
+  if (known === undefined) {
+    known = Schema.encodeUnknownResult(schema, { errors: "all" })
+    encoders.set(schema, known)
+  }
+  return known
+}
+
 /** Encodes a call's input with the endpoint's request schema, refusing values no request can carry. */
 export const prepare = <I, A, EI extends object, EA>(
   endpoint: Endpoint<I, A, EI, EA>,
   input: I
-): Effect.Effect<Prepared, BitgetRequestError> =>
-  Schema.encodeEffect(endpoint.request)(input, { errors: "all" }).pipe(
-    Effect.mapError(requestError(endpoint)),
-    Effect.flatMap((encoded) => {
-      if (endpoint.method === "POST") return Effect.succeed({ query: empty.query, body: JSON.stringify(encoded) })
-      const params: Record<string, string> = {}
-      for (const [key, value] of Object.entries(encoded)) {
-        if (typeof value !== "string") continue
-        if (!isSendable(value)) {
-          return Effect.fail(
-            new BitgetRequestError({
-              endpoint: label(endpoint),
-              issue: `${key}: must not hold control characters or lone surrogates`
-            })
-          )
-        }
-        params[key] = value
-      }
-      return Effect.succeed({ query: canonicalQuery(params), body: "" })
-    })
-  )
+): Result.Result<Prepared, BitgetRequestError> => {
+  const encoded = encoderOf(endpoint.request as Schema.Codec<unknown, unknown>)(input)
+  if (Result.isFailure(encoded)) return Result.fail(requestError(endpoint)(encoded.failure))
+  if (endpoint.method === "POST") return Result.succeed({ query: empty.query, body: JSON.stringify(encoded.success) })
+  const params: Record<string, string> = {}
+  for (const [key, value] of Object.entries(encoded.success as EI)) {
+    if (typeof value !== "string") continue
+    if (!isSendable(value)) {
+      return Result.fail(
+        new BitgetRequestError({
+          endpoint: label(endpoint),
+          issue: `${key}: must not hold control characters or lone surrogates`
+        })
+      )
+    }
+    params[key] = value
+  }
+  return Result.succeed({ query: canonicalQuery(params), body: "" })
+}
 
 /** One attempt's request, and for a signed one the prehash its `ACCESS-SIGN` header signs. */
 export interface Outgoing {
