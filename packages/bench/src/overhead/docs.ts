@@ -37,8 +37,8 @@ const about = (r: Results): ReadonlyArray<string> => [
   "(one window) consumed with `Stream.runCount`, on each of its columns; the floor, ccxt and bitget-api loop " +
   "over pages with `idLessThan` set to the last id until a short page, as a user of a client without a stream " +
   "would. One walk per client, each in a fresh process; peak RSS is `process.resourceUsage().maxRSS`, so it " +
-  "includes the runtime and the loaded modules (on Node also tsx's loader, which every Node worker process " +
-  "starts with: about 90 MB of the floor's RSS before its walk; Bun and Deno run TypeScript themselves).",
+  "includes the runtime and the modules the client loads, and nothing else: every runtime strips the workers' " +
+  "types itself (Node with a resolve hook that maps `./x.js` imports to `./x.ts`, no compiler loaded).",
   "- **Cold import**: a fresh `node --input-type=module -e` process per run importing the packages as a " +
   "user would, resolved to their built `dist/esm`: for `BitgetNode`, `@bitget-effect/core` and " +
   "`@bitget-effect/platform-node`; for `BitgetFetch`, `@bitget-effect/core` alone. Process wall time is spawn " +
@@ -61,7 +61,7 @@ const setup = [
   "- **BitgetFetch**: the same calls and options through `BitgetFetch.layer(...)` from `@bitget-effect/core` " +
   "(the runtime's `fetch` and WebCrypto), on Node.",
   "- **BitgetFetch on Bun, BitgetFetch on Deno**: the same worker, unchanged, run by Bun and by Deno from the " +
-  "npm registry (`npx -y bun@1`, `npx -y deno@2 run --allow-all --sloppy-imports`). Their ratios are to the " +
+  "npm registry (`npx -y bun@1`, `npx -y deno@2 run --allow-all`). Their ratios are to the " +
   "floor on Node: what the same program costs when it moves to that runtime. A runtime that cannot be fetched " +
   "(no network, say) is left out (its columns read —) and the run names the reason; it never fails the run.",
   "- **ccxt**: `new ccxt.bitget({ ..., enableRateLimit: false, urls: { api: <all twelve sections> }, " +

@@ -1,8 +1,8 @@
 /**
- * Child processes of the benchmark: forked TypeScript modules (on Node through
- * tsx's loader only, so the library under test is its built `dist`, as
- * published; Bun and Deno run TypeScript themselves) spoken to over IPC, one
- * request at a time, as JSON.
+ * Child processes of the benchmark: forked modules of the bench's own build
+ * (plain JavaScript, so no TypeScript loader shares a worker's memory) spoken
+ * to over IPC, one request at a time, as JSON. The library under test is its
+ * built `dist`, as published.
  */
 import { fork } from "node:child_process"
 import type { ChildProcess } from "node:child_process"
@@ -25,10 +25,10 @@ export interface Launcher {
   readonly execArgv: ReadonlyArray<string>
 }
 
-/** This Node, with tsx's loader. */
-export const node: Launcher = { execPath: process.execPath, execArgv: ["--import", import.meta.resolve("tsx")] }
+/** This Node, as it is. */
+export const node: Launcher = { execPath: process.execPath, execArgv: [] }
 
-/** Forks `module` (a path relative to this directory, e.g. `./worker.ts`) with `args`, on Node unless told. */
+/** Forks `module` (a path relative to this directory, e.g. `./worker.js`) with `args`, on Node unless told. */
 export const spawn = <Request, Response>(
   module: string,
   args: ReadonlyArray<string>,

@@ -27,7 +27,7 @@ const docsPath = fileURLToPath(new URL("../../../../docs/benchmarks.md", import.
 const main = async () => {
   const started = performance.now()
   const at = size()
-  const responder = spawn<never, { readonly port: number }>("./responder.ts", [String(at.streamRecords)])
+  const responder = spawn<never, { readonly port: number }>("./responder.js", [String(at.streamRecords)])
   try {
     const { port } = await responder.next()
     const baseUrl = `http://127.0.0.1:${port}`

@@ -58,7 +58,7 @@ const runnable = (available: ReadonlyArray<Availability>): ReadonlyArray<Runnabl
 
 /** Starts a worker for a client and waits until it is ready. */
 const start = async ({ launcher, plan }: Runnable, baseUrl: string) => {
-  const worker = spawn<Command, Reply>("./worker.ts", [plan.implementation, baseUrl], launcher)
+  const worker = spawn<Command, Reply>("./worker.js", [plan.implementation, baseUrl], launcher)
   const ready = await worker.next()
   if (ready.kind !== "ready") throw new Error(`the ${plan.name} worker did not start: ${JSON.stringify(ready)}`)
   return { client: plan.name, worker, ready }
@@ -115,7 +115,7 @@ export interface DecodeSummary {
 /** Times `JSON.parse` against parse plus decode, in a worker of its own. */
 export const measureDecode = async (size: Size): Promise<ReadonlyArray<DecodeSummary>> => {
   progress("decode alone vs JSON.parse")
-  const worker = spawn<never, ReadonlyArray<DecodeFigures>>("./decode.ts", [
+  const worker = spawn<never, ReadonlyArray<DecodeFigures>>("./decode.js", [
     String(size.decodeRounds),
     String(size.decodeIterations)
   ])

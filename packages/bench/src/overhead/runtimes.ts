@@ -33,8 +33,7 @@ const probes: Readonly<
   },
   deno: {
     args: ["deno@2", "eval", "console.log(JSON.stringify({ execPath: Deno.execPath(), version: Deno.version.deno }))"],
-    // the bench imports its TypeScript siblings as `./x.js`, as Node's resolution wants: Deno needs sloppy imports
-    execArgv: ["run", "--allow-all", "--sloppy-imports", "--no-lock"]
+    execArgv: ["run", "--allow-all", "--no-lock"]
   }
 }
 
