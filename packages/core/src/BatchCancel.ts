@@ -78,11 +78,14 @@ export type IdentifierKind = "orderId" | "clientOid"
  */
 export const identifierKind = (order: OrderRef): IdentifierKind => order.orderId !== undefined ? "orderId" : "clientOid"
 
-/** Order ids compare as integers; client order ids verbatim. */
+/** Leading zeros of a numeric id, all but the last digit. */
+const leadingZeros = /^0+(?=\d)/
+
+/** Order ids compare as integers (leading zeros dropped); client order ids verbatim. */
 const referenceKey = (kind: IdentifierKind, value: string | undefined): string | undefined =>
   value === undefined || value === ""
     ? undefined
-    : `${kind}:${kind === "orderId" && /^\d+$/.test(value) ? BigInt(value).toString() : value}`
+    : `${kind}:${kind === "orderId" && /^\d+$/.test(value) ? value.replace(leadingZeros, "") : value}`
 
 const checkBatch = (
   request: {
