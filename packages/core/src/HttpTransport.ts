@@ -11,7 +11,8 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { constTrue } from "effect/Function"
-import { FetchHttpClient, Headers, HttpBody, HttpClient, HttpClientRequest } from "effect/http"
+import * as Headers from "effect/http/Headers"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type { BitgetDecodeError } from "./BitgetError.js"
 import { BitgetTransportError } from "./BitgetError.js"
@@ -164,6 +165,18 @@ export const withDeadline = (
   })
 
 /**
+ * effect's HTTP client modules, loaded when a transport on them is built:
+ * a program on another transport (undici, fetch) never loads them.
+ */
+const httpClientModules = Effect.promise(() =>
+  Promise.all([
+    import("effect/http/HttpClient"),
+    import("effect/http/HttpClientRequest"),
+    import("effect/http/HttpBody")
+  ])
+)
+
+/**
  * A transport on the `HttpClient` from the context (any platform's, or a
  * test's). Its own tracing and trace propagation are off: its span would hold
  * the full URL with the query (and headers, where a program asks for them);
@@ -175,13 +188,14 @@ export const withDeadline = (
  */
 export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpClient.HttpClient> = Effect.gen(
   function*() {
+    const [Client, ClientRequest, Body] = yield* httpClientModules
     const redacted = [...(yield* Headers.CurrentRedactedNames), ...credentialHeaders]
-    const http = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.withScope,
-      HttpClient.transformResponse((response) =>
+    const http = (yield* Client.HttpClient).pipe(
+      Client.withScope,
+      Client.transformResponse((response) =>
         response.pipe(
-          Effect.provideService(HttpClient.TracerPropagationEnabled, false),
-          Effect.provideService(HttpClient.TracerDisabledWhen, constTrue),
+          Effect.provideService(Client.TracerPropagationEnabled, false),
+          Effect.provideService(Client.TracerDisabledWhen, constTrue),
           Effect.provideService(Headers.CurrentRedactedNames, redacted)
         )
       )
@@ -190,11 +204,11 @@ export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpCli
       send: (request) =>
         http.execute(
           request.method === "POST"
-            ? HttpClientRequest.post(request.url, {
+            ? ClientRequest.post(request.url, {
               headers: request.headers,
-              body: HttpBody.text(request.body ?? "", "application/json")
+              body: Body.text(request.body ?? "", "application/json")
             })
-            : HttpClientRequest.get(request.url, { headers: request.headers })
+            : ClientRequest.get(request.url, { headers: request.headers })
         ).pipe(
           Effect.flatMap((response) =>
             Effect.map(readBody(request, response), (body) => ({
@@ -288,23 +302,24 @@ const exchange = async (
  * @since 0.2.0
  * @category constructors
  */
-export const fromFetch: Effect.Effect<HttpTransport.Service> = Effect.map(
-  FetchHttpClient.Fetch,
-  (fetch) =>
-    HttpTransport.of({
-      send: (request) =>
-        withDeadline(request, (controller, timedOut) =>
-          exchange(
-            fetch,
-            request,
-            controller,
-            (cause) =>
-              timedOut()
-                ? timeoutError(request)
-                : transportError(request, cause, { what: "request transport", fetched: true })
-          ))
-    })
-)
+export const fromFetch: Effect.Effect<HttpTransport.Service> = Effect.gen(function*() {
+  // loaded when the transport is built, like the HttpClient modules
+  const { Fetch } = yield* Effect.promise(() => import("effect/http/FetchHttpClient"))
+  const fetch = yield* Fetch
+  return HttpTransport.of({
+    send: (request) =>
+      withDeadline(request, (controller, timedOut) =>
+        exchange(
+          fetch,
+          request,
+          controller,
+          (cause) =>
+            timedOut()
+              ? timeoutError(request)
+              : transportError(request, cause, { what: "request transport", fetched: true })
+        ))
+  })
+})
 
 /**
  * The fetch transport as a layer (see `fromFetch`), built afresh wherever it

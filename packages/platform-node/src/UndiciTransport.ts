@@ -14,7 +14,6 @@ import * as Layer from "effect/Layer"
 import * as Predicate from "effect/Predicate"
 import type * as Scope from "effect/Scope"
 import type { Dispatcher } from "undici"
-import { Agent } from "undici"
 
 /**
  * Options of the undici agent.
@@ -102,7 +101,8 @@ export const isUnsupported = (defect: unknown): boolean =>
 export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.suspend(() => {
+      // undici is loaded when the layer is built, not when this module is imported
+      Effect.flatMap(Effect.promise(() => import("undici")), ({ Agent }) => {
         const agent = new Agent({
           connections: options.connections ?? 32,
           keepAliveTimeout: options.keepAliveTimeout ?? 30_000,

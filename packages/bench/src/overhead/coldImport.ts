@@ -13,10 +13,14 @@ export interface ImportCase {
   readonly specifiers: ReadonlyArray<string>
 }
 
-/** What is imported: nothing (the floor), then each client's entry points. */
+/**
+ * What is imported: nothing (the floor), then each client's entry points;
+ * `@bitget-effect/platform-node` alone also, which loads only the core modules it uses.
+ */
 export const importCases: ReadonlyArray<ImportCase> = [
   { label: "node, nothing imported", specifiers: [] },
   { label: "bitget-effect for BitgetNode", specifiers: ["@bitget-effect/core", "@bitget-effect/platform-node"] },
+  { label: "bitget-effect platform-node alone", specifiers: ["@bitget-effect/platform-node"] },
   { label: "bitget-effect for BitgetFetch", specifiers: ["@bitget-effect/core"] },
   { label: "ccxt", specifiers: ["ccxt"] },
   { label: "bitget-api", specifiers: ["bitget-api"] }
