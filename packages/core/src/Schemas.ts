@@ -15,8 +15,9 @@ import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaIssue from "effect/SchemaIssue"
+import type * as Types from "effect/Types"
 import type { FastDecodeBuild } from "./internal/decoder.js"
-import { absent, bail, leaf, withFastDecode } from "./internal/decoder.js"
+import { absent, bail, leaf, refuse, withFastDecode } from "./internal/decoder.js"
 
 /** A decimal in normal form: its sign, its digits without the sign, and its scale. */
 const parts = (value: BigDecimal.BigDecimal) => {
@@ -89,8 +90,55 @@ const maxDecimalText = 1024
  */
 const maxFixedPointLength = 4096
 
-/** Decimal text without sign prefix `+`, exponent or spaces: read straight into digits and scale. */
-const plainDecimal = /^-?\d{1,40}(?:\.\d{1,40})?$/
+/** The most digits a plain decimal has on either side of its point. */
+const maxPlainDigits = 40
+
+/** The most decimal digits a JS number always holds exactly (below 2^53). */
+const exactDigits = 15
+
+/** The character codes a plain decimal or timestamp is read from. */
+const minus = 45
+const point = 46
+const zero = 48
+const nine = 57
+
+/**
+ * The `BigInt`s of 0 to 1023, built once: small unscaled values (`0`,
+ * `0.002`, `0.05`) are common, and a `bigint` is a value, so sharing one is
+ * not observable.
+ */
+const smallBigInts: ReadonlyArray<bigint> = Array.from({ length: 1024 }, (_, i) => BigInt(i))
+
+/**
+ * A decimal from plain text (`-?digits(.digits)?`, at most 40 digits on
+ * either side of the point, no `+`, exponent or spaces), read straight into
+ * its unscaled value and scale as the digits are scanned (a `BigInt` of a
+ * number for up to 15 digits, of the digit string beyond); `undefined` for
+ * any other text.
+ */
+const plainDecimal = (text: string): BigDecimal.BigDecimal | undefined => {
+  const length = text.length
+  if (length > 2 * maxPlainDigits + 2) return undefined
+  const start = text.charCodeAt(0) === minus ? 1 : 0
+  let dot = -1
+  let unscaled = 0
+  for (let i = start; i < length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= zero && code <= nine) unscaled = unscaled * 10 + code - zero
+    else if (code === point && dot === -1) dot = i
+    else return undefined
+  }
+  const integer = (dot === -1 ? length : dot) - start
+  const scale = dot === -1 ? 0 : length - dot - 1
+  if (integer < 1 || integer > maxPlainDigits || (dot !== -1 && (scale < 1 || scale > maxPlainDigits))) {
+    return undefined
+  }
+  const value = integer + scale > exactDigits
+    ? BigInt(dot === -1 ? text : text.slice(0, dot) + text.slice(dot + 1))
+    : (start === 0 && unscaled < smallBigInts.length ? smallBigInts[unscaled] : undefined) ??
+      BigInt(start === 1 ? -unscaled : unscaled)
+  return BigDecimal.make(value, scale)
+}
 
 /** The issue of a value a transformation refuses, with the reason. */
 const invalid = (input: unknown, message: string): SchemaIssue.Issue =>
@@ -98,12 +146,8 @@ const invalid = (input: unknown, message: string): SchemaIssue.Issue =>
 
 /** A decimal from its text or JSON number, or why it is not one. */
 const decimalOf = (input: string | number): BigDecimal.BigDecimal | string => {
-  if (typeof input === "string" && plainDecimal.test(input)) {
-    const dot = input.indexOf(".")
-    return dot === -1
-      ? BigDecimal.make(BigInt(input), 0)
-      : BigDecimal.make(BigInt(input.slice(0, dot) + input.slice(dot + 1)), input.length - dot - 1)
-  }
+  const plain = typeof input === "string" ? plainDecimal(input) : undefined
+  if (plain !== undefined) return plain
   const text = typeof input === "number" ? (Number.isFinite(input) ? input.toString() : "") : input.trim()
   if (text.length > maxDecimalText) return `Expected a decimal number of at most ${maxDecimalText} characters`
   const parsed = text === "" ? Option.none() : BigDecimal.fromString(text)
@@ -136,7 +180,7 @@ export const Decimal: Schema.Codec<BigDecimal.BigDecimal, string | number> = wit
     )
   })),
   leaf((input) => {
-    if (typeof input !== "string" && typeof input !== "number") return bail
+    if (typeof input !== "string" && typeof input !== "number") return refuse(input)
     const decimal = decimalOf(input)
     return typeof decimal === "string" ? bail : decimal
   })
@@ -191,11 +235,62 @@ const millisPattern = /^-?\d+$/
 /** The largest distance from 1970 a `Date` (and so a `DateTime`) can hold, in milliseconds. */
 const maxDateMillis = 8.64e15
 
+/** An instant as `DateTime.makeUnsafe` builds it, the template of `utc`. */
+const epoch = DateTime.makeUnsafe(0)
+
+/** The prototype of every `DateTime.Utc`. */
+const utcPrototype: object = Object.getPrototypeOf(epoch)
+
+/** The own properties of the template after its time (`partsUtc`, a cache `DateTime` fills in). */
+const utcTail = Reflect.ownKeys(epoch).slice(1).flatMap((key) => {
+  const descriptor = Reflect.getOwnPropertyDescriptor(epoch, key)
+  return descriptor === undefined ? [] : [[key, descriptor] as const]
+})
+
+/**
+ * Builds a `DateTime.Utc` of a valid millisecond count (a safe integer
+ * within `maxDateMillis` of 1970) exactly as `DateTime.makeUnsafe` does:
+ * the same prototype and own properties, with their attributes, in the same
+ * order, but without the round trip through a `Date` and its checks. Falls
+ * back to `DateTime.makeUnsafe` should its template not be the shape this
+ * expects (the time first, as a plain property).
+ */
+const utc: (millis: number) => DateTime.Utc = Reflect.ownKeys(epoch)[0] === "epochMilliseconds" &&
+    Reflect.getOwnPropertyDescriptor(epoch, "epochMilliseconds")?.enumerable === true
+  ? (millis) => {
+    const time: Types.Mutable<DateTime.Utc> = Object.create(utcPrototype)
+    time.epochMilliseconds = millis === 0 ? 0 : millis // -0 is 1970, as a `Date` reads it
+    for (const [key, descriptor] of utcTail) Object.defineProperty(time, key, descriptor)
+    return time
+  }
+  : DateTime.makeUnsafe
+
+/**
+ * The millisecond count of plain timestamp text (`-?digits`, up to 15
+ * digits, always a valid time), read as the digits are scanned; `NaN` for
+ * any other text.
+ */
+const plainMillis = (text: string): number => {
+  const length = text.length
+  const start = text.charCodeAt(0) === minus ? 1 : 0
+  if (length === start || length - start > exactDigits) return Number.NaN
+  let millis = 0
+  for (let i = start; i < length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < zero || code > nine) return Number.NaN
+    millis = millis * 10 + code - zero
+  }
+  return start === 1 ? -millis : millis
+}
+
 /** A time from its millisecond text or JSON integer, or `undefined`. */
 const timestampOf = (input: string | number): DateTime.Utc | undefined => {
-  const text = typeof input === "number" ? String(input) : input.trim()
-  const millis = millisPattern.test(text) ? Number(text) : Number.NaN
-  return Number.isSafeInteger(millis) && Math.abs(millis) <= maxDateMillis ? DateTime.makeUnsafe(millis) : undefined
+  let millis = typeof input === "number" ? input : plainMillis(input)
+  if (Number.isNaN(millis) && typeof input === "string") {
+    const text = input.trim()
+    millis = millisPattern.test(text) ? Number(text) : Number.NaN
+  }
+  return Number.isSafeInteger(millis) && Math.abs(millis) <= maxDateMillis ? utc(millis) : undefined
 }
 
 /**
@@ -215,7 +310,7 @@ export const Timestamp: Schema.Codec<DateTime.Utc, string | number> = withFastDe
     }),
     encode: SchemaGetter.transform((value: DateTime.Utc) => String(DateTime.toEpochMillis(value)))
   })),
-  leaf((input) => typeof input === "string" || typeof input === "number" ? timestampOf(input) ?? bail : bail)
+  leaf((input) => typeof input === "string" || typeof input === "number" ? timestampOf(input) ?? bail : refuse(input))
 ).annotate({ identifier: "Timestamp" })
 
 /**
@@ -242,27 +337,19 @@ const OptionOf = <S extends Schema.Top>(value: S) =>
     }
   })
 
-/** `true` for a property that is missing or `undefined`, which a decoding default stands in for. */
-const defaulted = (input: unknown): boolean => input === absent || input === undefined
-
 /**
  * The fast decoder of an optional value with its decoding default: `None`
- * for a missing or `undefined` property and for what `unset` accepts, else
- * `Some` of the inner value, bailing where `refused` holds of it (a value the
- * `Option`'s own filter refuses).
+ * for a missing property and for what `isAbsent` accepts, else `Some` of
+ * the inner value; with `refusesUnset`, bailing on a value that would spell
+ * "unset" on the wire (which the `Option`'s own filter refuses).
  */
-const fastOption = (
-  schema: Schema.Top,
-  unset: (input: unknown) => boolean,
-  refused: (value: unknown) => boolean = () => false
-): FastDecodeBuild =>
-(compile) => {
+const fastOption = (schema: Schema.Top, refusesUnset: boolean): FastDecodeBuild => (compile) => {
   const inner = compile(schema.ast)
   if (inner === undefined) return undefined
   return (input) => {
-    if (defaulted(input) || unset(input)) return Option.none()
+    if (input === absent || isAbsent(input)) return Option.none()
     const value = inner(input)
-    return value === bail || refused(value) ? bail : Option.some(value)
+    return value === bail || (refusesUnset && spellsUnset(value)) ? bail : Option.some(value)
   }
 }
 
@@ -286,7 +373,7 @@ export const ListOrEmpty = <A, I>(item: Schema.Codec<A, I>) => {
     ),
     (compile) => {
       const items = compile(list.ast)
-      return items && ((input) => (defaulted(input) || isAbsent(input) ? [] : items(input)))
+      return items && ((input) => (input === absent || isAbsent(input) ? [] : items(input)))
     }
   )
 }
@@ -320,7 +407,7 @@ export const OptionalObject = <A, I>(schema: Schema.Codec<A, I>) => {
       }),
       Schema.withDecodingDefault(Effect.succeed(null))
     ),
-    fastOption(schema, isAbsent)
+    fastOption(schema, false)
   )
 }
 
@@ -360,7 +447,7 @@ export const Maybe = <A, I>(schema: Schema.Codec<A, I>) =>
       ),
       Schema.withDecodingDefault(Effect.succeed(null))
     ),
-    fastOption(schema, (value) => value === null || value === "", spellsUnset)
+    fastOption(schema, true)
   )
 
 /**
@@ -403,18 +490,18 @@ export const OpenEnum = <const L extends ReadonlyArray<string>>(
   literals: L,
   options?: { readonly caseInsensitive?: boolean }
 ): Schema.Codec<OpenEnum<L[number]>, string> => {
+  const caseInsensitive = options?.caseInsensitive === true
   const known = new Map<string, L[number]>(
-    literals.map((literal) => [options?.caseInsensitive ? literal.toLowerCase() : literal, literal])
+    literals.map((literal) => [caseInsensitive ? literal.toLowerCase() : literal, literal])
   )
   const decode = (raw: string): OpenEnum<L[number]> =>
-    known.get(options?.caseInsensitive ? raw.toLowerCase() : raw) ??
-      new Unrecognized({ value: raw }, { disableChecks: true })
+    known.get(caseInsensitive ? raw.toLowerCase() : raw) ?? new Unrecognized({ value: raw }, { disableChecks: true })
   return withFastDecode(
     Schema.String.pipe(Schema.decodeTo(Schema.Union([Schema.Literals(literals), Schema.toType(Unrecognized)]), {
       decode: SchemaGetter.transform(decode),
       encode: SchemaGetter.transform((value: OpenEnum<L[number]>) => (typeof value === "string" ? value : value.value))
     })),
-    leaf((raw) => (typeof raw === "string" ? decode(raw) : bail))
+    leaf((raw) => (typeof raw === "string" ? decode(raw) : refuse(raw)))
   )
 }
 

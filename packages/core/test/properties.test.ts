@@ -379,28 +379,33 @@ const keyOrder = (a: unknown, b: unknown, path = "$"): string | undefined => {
 }
 
 /**
- * Holds the compiled fast decoder to Schema's on one input: where it gives a
- * value, Schema gives the same value, with the same classes and key order;
- * where Schema fails, it gives up. `expectFast` also requires it not to give
- * up (a valid answer must take the fast path).
+ * Holds the compiled fast decoder to Schema's on one input, with its structs
+ * generated (as on Node) and interpreted (as where code cannot be generated,
+ * e.g. workerd): where it gives a value, Schema gives the same value, with
+ * the same classes and key order; where Schema fails, it gives up.
+ * `expectFast` also requires it not to give up (a valid answer must take the
+ * fast path).
  */
 const agrees = <A, I>(schema: Schema.Codec<A, I>, input: unknown, what: () => string, expectFast = false) => {
-  const fast = compiled(schema)
-  if (fast === undefined) return assert.fail("the schema has no fast decoder")
-  let value: unknown
-  try {
-    value = fast(input)
-  } catch (error) {
-    return assert.fail(`the fast decoder threw on ${what()}: ${thrown(error)}`)
+  for (const generates of [true, false]) {
+    const how = () => `${what()} (structs ${generates ? "generated" : "interpreted"})`
+    const fast = compiled(schema, generates)
+    if (fast === undefined) return assert.fail("the schema has no fast decoder")
+    let value: unknown
+    try {
+      value = fast(input)
+    } catch (error) {
+      return assert.fail(`the fast decoder threw on ${how()}: ${thrown(error)}`)
+    }
+    const slow = decodeSafely(schema, input, how)
+    if (value === bail) {
+      if (expectFast) assert.fail(`the fast decoder gave up on a valid answer: ${how()}`)
+      continue
+    }
+    if (Result.isFailure(slow)) return assert.fail(`the fast decoder accepted what Schema refuses: ${how()}`)
+    const found = difference(value, slow.success) ?? keyOrder(value, slow.success)
+    assert.isUndefined(found, `the fast decoder built a different value at ${found}; ${how()}`)
   }
-  const slow = decodeSafely(schema, input, what)
-  if (value === bail) {
-    if (expectFast) assert.fail(`the fast decoder gave up on a valid answer: ${what()}`)
-    return
-  }
-  if (Result.isFailure(slow)) return assert.fail(`the fast decoder accepted what Schema refuses: ${what()}`)
-  const found = difference(value, slow.success) ?? keyOrder(value, slow.success)
-  assert.isUndefined(found, `the fast decoder built a different value at ${found}; ${what()}`)
 }
 
 /** Registers the properties of one response schema. */

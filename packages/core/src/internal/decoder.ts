@@ -6,6 +6,14 @@
  * readable issue. Nodes it cannot follow (middleware, `oneOf` unions, tuples
  * with optional or rest elements) make the whole schema use Schema alone.
  *
+ * Structs are the one place where code is generated, where the runtime
+ * allows it (not in workerd): a struct's decoder reads and writes its
+ * properties by name, so each read and call site sees one shape and one
+ * decoder, and each object is built by a constructor that sizes it for all
+ * its properties (built by writes to computed keys, V8 turns an object of
+ * more than 19 properties into a slow dictionary). Elsewhere the same struct
+ * is interpreted.
+ *
  * Building blocks may carry their own fast decoder in the `FastDecode`
  * annotation (see `Schemas.Decimal`); property tests hold each to the Schema
  * decoder.
@@ -27,15 +35,17 @@ export const bail: unique symbol = Symbol.for("@bitget-effect/core/internal/deco
  */
 export const absent: unique symbol = Symbol.for("@bitget-effect/core/internal/decoder/absent")
 
-/**
- * A compiled decoder: the decoded value, `absent`, or `bail`. A struct's
- * decoder writes its properties into `into` when given one (a class instance
- * being built), and returns it.
- */
-export type Fast = (input: unknown, into?: Record<PropertyKey, unknown>) => unknown
+/** A compiled decoder: the decoded value, `absent`, or `bail`. */
+export type Fast = (input: unknown) => unknown
 
-/** Compiles a node, or `undefined` when it has no fast decoder. */
-export type Compile = (ast: SchemaAST.AST) => Fast | undefined
+/**
+ * Compiles a node, or `undefined` when it has no fast decoder; `generates`
+ * tells whether it generates code for structs.
+ */
+export interface Compile {
+  (ast: SchemaAST.AST): Fast | undefined
+  readonly generates: boolean
+}
 
 /** The annotation key of a schema that brings its own fast decoder. */
 export const FastDecode = "@bitget-effect/core/FastDecode"
@@ -75,9 +85,18 @@ export const withFastDecode = <S extends Schema.Top>(schema: S, build: FastDecod
   return schema.annotate({ [FastDecode]: annotation })
 }
 
-/** The fast decoder of a leaf: it needs no compiling, and `absent` passes through it. */
-export const leaf = (fast: (input: unknown) => unknown): FastDecodeBuild => () => (input) =>
-  input === absent ? absent : fast(input)
+/**
+ * What a leaf answers for an input it does not decode: `bail`, except that
+ * `absent` passes through it.
+ */
+export const refuse = (input: unknown): unknown => input === absent ? absent : bail
+
+/**
+ * The fast decoder of a leaf, which needs no compiling. It answers `refuse`
+ * for what it does not decode (so `absent` passes through it, checked only
+ * there, not on each value).
+ */
+export const leaf = (fast: Fast): FastDecodeBuild => () => fast
 
 const options: SchemaAST.ParseOptions = {}
 
@@ -125,28 +144,62 @@ const union = (ast: SchemaAST.Union, compile: Compile): Fast | undefined => {
 }
 
 /**
- * A struct: each declared property decoded in order into a new object (or
- * into `into`), then the keys of its string index signatures (a record);
- * other properties are dropped. A required property that decodes to nothing
- * bails (Schema reports it missing).
+ * `true` when a struct can be generated: properties named by strings other
+ * than `__proto__` (which a write would take for the prototype), all
+ * required, and no index signature.
  */
-const objects = (ast: SchemaAST.Objects, compile: Compile): Fast | undefined => {
-  if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
-    return (input) => (input === absent ? absent : input === null || input === undefined ? bail : input)
-  }
-  if (ast.indexSignatures.some((is) => !SchemaAST.isString(is.parameter) || is.parameter.checks !== undefined)) {
-    return undefined
-  }
+const generable = (ast: SchemaAST.Objects): boolean =>
+  ast.indexSignatures.length === 0 &&
+  ast.propertySignatures.every((ps) =>
+    typeof ps.name === "string" && ps.name !== "__proto__" && !SchemaAST.isOptional(ps.type)
+  )
+
+/**
+ * A struct's decoder as generated code: each property read by name, decoded
+ * by its own decoder, and the object built by a constructor that writes the
+ * properties in order, with the given prototype. The names are written as
+ * JSON string literals; the decoders and sentinels are parameters.
+ */
+const generated = (names: ReadonlyArray<string>, fields: ReadonlyArray<Fast>, prototype: object): Fast => {
+  const keys = names.map((name) => JSON.stringify(name))
+  const values = keys.map((_, i) => `v${i}`)
+  const Make = new Function(...values, keys.map((key, i) => `this[${key}]=v${i};`).join(""))
+  Make.prototype = prototype
+  const reads = keys.map((key, i) =>
+    `let v${i}=input[${key}];if(v${i}===undefined&&!(${key} in input))v${i}=absent;` +
+    `v${i}=f${i}(v${i});if(v${i}===bail||v${i}===absent)return bail;`
+  )
+  const make = new Function(
+    "absent",
+    "bail",
+    "Make",
+    ...fields.map((_, i) => `f${i}`),
+    "return function(input){if(input===absent)return absent;" +
+      "if(typeof input!==\"object\"||input===null||Array.isArray(input))return bail;" +
+      `${reads.join("")}return new Make(${values.join(",")})}`
+  )
+  const decode: Fast = make(absent, bail, Make, ...fields)
+  return decode
+}
+
+/**
+ * The same struct interpreted: each declared property decoded in order into
+ * a new object of the given prototype, then the keys of its string index
+ * signatures (a record); other properties are dropped.
+ */
+const interpreted = (
+  ast: SchemaAST.Objects,
+  fields: ReadonlyArray<Fast>,
+  indexed: ReadonlyArray<Fast>,
+  prototype: object
+): Fast => {
   const names = ast.propertySignatures.map((ps) => ps.name)
   const declared = new Set<PropertyKey>(names)
   const optional = ast.propertySignatures.map((ps) => SchemaAST.isOptional(ps.type))
-  const fields = ast.propertySignatures.map((ps) => compile(ps.type))
-  const indexed = ast.indexSignatures.map((is) => compile(is.type))
-  if (!all(fields) || !all(indexed)) return undefined
-  return (input, into) => {
+  return (input) => {
     if (input === absent) return absent
     if (!isObject(input)) return bail
-    const output: Record<PropertyKey, unknown> = into ?? {}
+    const output = Object.create(prototype) as Record<PropertyKey, unknown>
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as PropertyKey
       const value = (fields[i] as Fast)(hasProperty(input, name) ? input[name] : absent)
@@ -166,6 +219,27 @@ const objects = (ast: SchemaAST.Objects, compile: Compile): Fast | undefined => 
     }
     return output
   }
+}
+
+/**
+ * A struct whose objects have the given prototype (a class's, for its
+ * instances): generated where the compiler generates code and the struct
+ * allows it, else interpreted. A required property that decodes to nothing
+ * bails (Schema reports it missing).
+ */
+const objects = (ast: SchemaAST.Objects, compile: Compile, prototype: object = Object.prototype): Fast | undefined => {
+  if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0 && prototype === Object.prototype) {
+    return (input) => (input === absent ? absent : input === null || input === undefined ? bail : input)
+  }
+  if (ast.indexSignatures.some((is) => !SchemaAST.isString(is.parameter) || is.parameter.checks !== undefined)) {
+    return undefined
+  }
+  const fields = ast.propertySignatures.map((ps) => compile(ps.type))
+  const indexed = ast.indexSignatures.map((is) => compile(is.type))
+  if (!all(fields) || !all(indexed)) return undefined
+  return compile.generates && generable(ast)
+    ? generated(ast.propertySignatures.map((ps) => String(ps.name)), fields, prototype)
+    : interpreted(ast, fields, indexed, prototype)
 }
 
 /** An array (any number of one element type) or a tuple of required elements. */
@@ -269,7 +343,7 @@ const body = (ast: SchemaAST.AST, compile: Compile): Fast | undefined => {
       return union(ast, compile)
     case "Suspend": {
       let inner: Fast | undefined
-      return (input, into) => (inner ??= compile(ast.thunk()) ?? (() => bail))(input, into)
+      return (input) => (inner ??= compile(ast.thunk()) ?? (() => bail))(input)
     }
     default:
       return undefined
@@ -291,8 +365,8 @@ const passes = (checks: ReadonlyArray<SchemaAST.Check<unknown>>, value: unknown,
 }
 
 /** A node's checks run on what its decoder built. */
-const checked = (fast: Fast, ast: SchemaAST.AST, checks: SchemaAST.Checks): Fast => (input, into) => {
-  const value = fast(input, into)
+const checked = (fast: Fast, ast: SchemaAST.AST, checks: SchemaAST.Checks): Fast => (input) => {
+  const value = fast(input)
   return value === bail || value === absent || passes(checks, value, ast) ? value : bail
 }
 
@@ -316,28 +390,60 @@ const own = (
     : undefined
 }
 
-const memo = new WeakMap<SchemaAST.AST, Fast | null>()
-
 /** Checks on a node's encoded side (from `Schema.flip`): the compiler leaves such nodes to Schema. */
 const hasEncodingChecks = (ast: SchemaAST.AST): boolean => "encodingChecks" in ast && ast.encodingChecks !== undefined
 
-/** Compiles a node (memoised): its own `FastDecode` when it has one, else by its kind; then its checks. */
-const compile: Compile = (ast) => {
-  const known = memo.get(ast)
-  if (known !== undefined) return known ?? undefined
-  let fast: Fast | undefined
-  if (!hasEncodingChecks(ast)) {
-    // the node's own fast decoder for the links it covers, else one by its kind for all of them
-    const mine = own(ast)
-    const built = mine?.annotation.build(compile, ast)
-    const outer = built === undefined ? ast.encoding : ast.encoding?.slice(mine?.covers)
-    const self = built ?? body(ast, compile)
-    fast = self === undefined || outer === undefined || outer.length === 0 ? self : encoded(outer, self, compile)
+/**
+ * A compiler, memoised per node: a node's own `FastDecode` when it has one,
+ * else one by its kind; then its checks. `generates` tells whether structs
+ * are generated.
+ */
+const makeCompiler = (generates: boolean): Compile => {
+  const memo = new WeakMap<SchemaAST.AST, Fast | null>()
+  const compile = (ast: SchemaAST.AST): Fast | undefined => {
+    const known = memo.get(ast)
+    if (known !== undefined) return known ?? undefined
+    let fast: Fast | undefined
+    if (!hasEncodingChecks(ast)) {
+      // the node's own fast decoder for the links it covers, else one by its kind for all of them
+      const mine = own(ast)
+      const built = mine?.annotation.build(compiler, ast)
+      const outer = built === undefined ? ast.encoding : ast.encoding?.slice(mine?.covers)
+      const self = built ?? body(ast, compiler)
+      fast = self === undefined || outer === undefined || outer.length === 0 ? self : encoded(outer, self, compiler)
+    }
+    if (fast !== undefined && ast.checks !== undefined) fast = checked(fast, ast, ast.checks)
+    memo.set(ast, fast ?? null)
+    return fast
   }
-  if (fast !== undefined && ast.checks !== undefined) fast = checked(fast, ast, ast.checks)
-  memo.set(ast, fast ?? null)
-  return fast
+  const compiler: Compile = Object.assign(compile, { generates })
+  return compiler
 }
+
+/** `true` where the runtime builds functions from text; workerd (and a strict Content-Security-Policy) refuse it. */
+const generationAllowed = (): boolean => {
+  try {
+    return new Function("return true")() === true
+  } catch {
+    return false
+  }
+}
+
+const compilers = new Map<boolean, Compile>()
+
+/** The compiler that generates structs or the one that interprets them, each built once. */
+const compilerOf = (generates: boolean): Compile => {
+  const known = compilers.get(generates)
+  if (known !== undefined) return known
+  const made = makeCompiler(generates)
+  compilers.set(generates, made)
+  return made
+}
+
+let allowed: boolean | undefined
+
+/** The compiler decoders use: generating structs where the runtime allows it. */
+const compile = (ast: SchemaAST.AST): Fast | undefined => compilerOf(allowed ??= generationAllowed())(ast)
 
 /** A decoder of untrusted input. */
 type Decoder<A> = (input: unknown) => Result.Result<A, Schema.SchemaError>
@@ -363,18 +469,20 @@ export const decoder = <A, I>(schema: Schema.Codec<A, I>): Decoder<A> => {
 }
 
 /**
- * The compiled decoder of a schema alone (`undefined` when it has none), for
- * tests that hold it to the Schema decoder.
+ * The compiled decoder of a schema alone (`undefined` when it has none), with
+ * structs generated or interpreted, for tests that hold both to the Schema
+ * decoder.
  */
-export const compiled = (schema: Schema.Top): Fast | undefined => compile(schema.ast)
+export const compiled = (schema: Schema.Top, generates = true): Fast | undefined => compilerOf(generates)(schema.ast)
 
 /**
  * The annotations of a response class (`Schema.Class<X>("X")(fields,
  * fastClass)`) that let its fast decoder build instances from the decoded
  * fields directly: the first through the class's own transformation, the
- * rest on its prototype, as the constructor does with fields it trusts,
- * instead of copying the fields twice. For classes that declare no
- * constructor or field initialisers of their own.
+ * rest as a struct with the class's prototype, as the constructor does with
+ * fields it trusts, instead of building the fields twice. For classes that
+ * declare no constructor or field initialisers of their own, over a plain
+ * struct (no encoding or fast decoder of its own).
  */
 export const fastClass: { readonly [FastDecode]: FastDecodeAnnotation } = {
   [FastDecode]: {
@@ -383,25 +491,26 @@ export const fastClass: { readonly [FastDecode]: FastDecodeAnnotation } = {
       const link = ast.encoding?.[0]
       if (
         !SchemaAST.isDeclaration(ast) || link === undefined ||
-        link.transformation._tag !== "Transformation" || !SchemaAST.isObjects(link.to)
+        link.transformation._tag !== "Transformation" || !SchemaAST.isObjects(link.to) ||
+        link.to.encoding !== undefined || hasEncodingChecks(link.to) || own(link.to) !== undefined
       ) {
         return undefined
       }
-      const fields = compile(link.to)
+      const struct = link.to
+      const fields = compile(struct)
       if (fields === undefined) return undefined
       const construct = getterStep(link.transformation.decode as SchemaGetter.Getter<unknown, unknown, unknown>)
-      let prototype: object | undefined
+      let instances: Fast | undefined
       return (input) => {
+        if (instances !== undefined) return instances(input)
         if (input === absent) return absent
-        if (prototype !== undefined) {
-          // the fields are written straight into the instance
-          const instance = Object.create(prototype) as Record<PropertyKey, unknown>
-          return fields(input, instance) === bail ? bail : instance
-        }
         const decoded = fields(input)
         if (decoded === bail) return bail
         const first = construct(decoded)
-        if (first !== bail && first !== absent) prototype = Object.getPrototypeOf(first) as object
+        if (first !== bail && first !== absent) {
+          const made = objects(struct, compile, Object.getPrototypeOf(first) as object)
+          instances = made === undefined || struct.checks === undefined ? made : checked(made, struct, struct.checks)
+        }
         return first
       }
     }
