@@ -30,8 +30,8 @@ const count = (r: Results) => r.size.streamRecords.toLocaleString("en-US")
 const about = (r: Results): ReadonlyArray<string> => [
   ...rows.map((row) => `- **${row.label}**: ${row.about}.`),
   "- **Decoding alone**: no network; the same answer text is parsed with `JSON.parse`, and parsed then decoded " +
-  "with `Schema.decodeUnknownSync(<module>.endpoint.response)` on its `data`, in a process of its own. The " +
-  "difference is what bitget-effect's typed values (decimals as `BigDecimal`, times as `DateTime`, open " +
+  "on its `data` by the endpoint's decoder as the client runs it (`Endpoint.decoder(<module>.endpoint)`), in a " +
+  "process of its own. The difference is what bitget-effect's typed values (decimals as `BigDecimal`, times as `DateTime`, open " +
   "enums, `Option` for unset fields) cost over plain objects of strings.",
   `- **Walking ${count(r)} tax records**: bitget-effect's \`TaxRecords.stream\` over one day ` +
   "(one window) consumed with `Stream.runCount`, on each of its columns; the floor, ccxt and bitget-api loop " +
