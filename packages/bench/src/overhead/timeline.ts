@@ -7,7 +7,7 @@
  * body's last byte), and after (envelope, decoding, spans, metrics).
  * Figures are printed, never asserted.
  *
- *   npx -y pnpm@10 --filter @bitget-effect/bench bench:timeline
+ *   npx -y pnpm@10 bench:timeline
  */
 import * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
