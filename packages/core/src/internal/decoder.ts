@@ -17,6 +17,11 @@
  * Building blocks may carry their own fast decoder in the `FastDecode`
  * annotation (see `Schemas.Decimal`); property tests hold each to the Schema
  * decoder.
+ *
+ * Given a flipped AST, the same compiler builds encoders (`encoder.ts`,
+ * without the `FastDecode` annotations): a node's `encodingChecks`, where
+ * flipping moves the type side's checks, run on its input once its own
+ * decoder took it, as Schema runs them.
  */
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
@@ -145,40 +150,40 @@ const union = (ast: SchemaAST.Union, compile: Compile): Fast | undefined => {
 
 /**
  * `true` when a struct can be generated: properties named by strings other
- * than `__proto__` (which a write would take for the prototype), all
- * required, and no index signature.
+ * than `__proto__` (which a write would take for the prototype), and no
+ * index signature.
  */
 const generable = (ast: SchemaAST.Objects): boolean =>
   ast.indexSignatures.length === 0 &&
-  ast.propertySignatures.every((ps) =>
-    typeof ps.name === "string" && ps.name !== "__proto__" && !SchemaAST.isOptional(ps.type)
-  )
+  ast.propertySignatures.every((ps) => typeof ps.name === "string" && ps.name !== "__proto__")
 
 /**
  * A struct's decoder as generated code: each property read by name, decoded
  * by its own decoder, and the object built by a constructor that writes the
- * properties in order, with the given prototype. The names are written as
- * JSON string literals; the decoders and sentinels are parameters.
+ * properties in order (an optional one only when it has a value), with the
+ * given prototype. The names are written as JSON string literals; the
+ * decoders and sentinels are parameters.
  */
-const generated = (names: ReadonlyArray<string>, fields: ReadonlyArray<Fast>, prototype: object): Fast => {
-  const keys = names.map((name) => JSON.stringify(name))
+const generated = (ast: SchemaAST.Objects, fields: ReadonlyArray<Fast>, prototype: object): Fast => {
+  const keys = ast.propertySignatures.map((ps) => JSON.stringify(ps.name))
+  const optional = ast.propertySignatures.map((ps) => SchemaAST.isOptional(ps.type))
   const values = keys.map((_, i) => `v${i}`)
-  const Make = new Function(...values, keys.map((key, i) => `this[${key}]=v${i};`).join(""))
-  Make.prototype = prototype
+  const writes = keys.map((key, i) => `${optional[i] ? `if(v${i}!==absent)` : ""}this[${key}]=v${i};`)
   const reads = keys.map((key, i) =>
     `let v${i}=input[${key}];if(v${i}===undefined&&!(${key} in input))v${i}=absent;` +
-    `v${i}=f${i}(v${i});if(v${i}===bail||v${i}===absent)return bail;`
+    `v${i}=f${i}(v${i});if(v${i}===bail${optional[i] ? "" : `||v${i}===absent`})return bail;`
   )
   const make = new Function(
     "absent",
     "bail",
-    "Make",
+    "prototype",
     ...fields.map((_, i) => `f${i}`),
-    "return function(input){if(input===absent)return absent;" +
+    `function Make(${values.join(",")}){${writes.join("")}}Make.prototype=prototype;` +
+      "return function(input){if(input===absent)return absent;" +
       "if(typeof input!==\"object\"||input===null||Array.isArray(input))return bail;" +
       `${reads.join("")}return new Make(${values.join(",")})}`
   )
-  const decode: Fast = make(absent, bail, Make, ...fields)
+  const decode: Fast = make(absent, bail, prototype, ...fields)
   return decode
 }
 
@@ -238,7 +243,7 @@ const objects = (ast: SchemaAST.Objects, compile: Compile, prototype: object = O
   const indexed = ast.indexSignatures.map((is) => compile(is.type))
   if (!all(fields) || !all(indexed)) return undefined
   return compile.generates && generable(ast)
-    ? generated(ast.propertySignatures.map((ps) => String(ps.name)), fields, prototype)
+    ? generated(ast, fields, prototype)
     : interpreted(ast, fields, indexed, prototype)
 }
 
@@ -350,14 +355,10 @@ const body = (ast: SchemaAST.AST, compile: Compile): Fast | undefined => {
   }
 }
 
-/** `true` when every filter of the checks passes. */
+/** `true` when every filter of the checks passes (reports no issue, as Schema reads it). */
 const passes = (checks: ReadonlyArray<SchemaAST.Check<unknown>>, value: unknown, ast: SchemaAST.AST): boolean => {
   for (const check of checks) {
-    if (
-      check._tag === "FilterGroup"
-        ? !passes(check.checks, value, ast)
-        : check.run(value, ast, options) !== undefined
-    ) {
+    if (check._tag === "FilterGroup" ? !passes(check.checks, value, ast) : check.run(value, ast, options)) {
       return false
     }
   }
@@ -368,6 +369,16 @@ const passes = (checks: ReadonlyArray<SchemaAST.Check<unknown>>, value: unknown,
 const checked = (fast: Fast, ast: SchemaAST.AST, checks: SchemaAST.Checks): Fast => (input) => {
   const value = fast(input)
   return value === bail || value === absent || passes(checks, value, ast) ? value : bail
+}
+
+/**
+ * A node's `encodingChecks` (the checks of the side it decodes from: the
+ * type side's checks on a flipped node) run, as Schema runs them, on its
+ * input once its own decoder took it.
+ */
+const inputChecked = (fast: Fast, ast: SchemaAST.AST, checks: SchemaAST.Checks): Fast => (input) => {
+  const value = fast(input)
+  return value === bail || value === absent || passes(checks, input, ast) ? value : bail
 }
 
 /**
@@ -390,28 +401,29 @@ const own = (
     : undefined
 }
 
-/** Checks on a node's encoded side (from `Schema.flip`): the compiler leaves such nodes to Schema. */
-const hasEncodingChecks = (ast: SchemaAST.AST): boolean => "encodingChecks" in ast && ast.encodingChecks !== undefined
+/** The checks a node runs on its input (`Schema.flip` moves a node's checks there), if any. */
+const encodingChecksOf = (ast: SchemaAST.AST): SchemaAST.Checks | undefined =>
+  "encodingChecks" in ast ? ast.encodingChecks : undefined
 
 /**
  * A compiler, memoised per node: a node's own `FastDecode` when it has one,
  * else one by its kind; then its checks. `generates` tells whether structs
- * are generated.
+ * are generated; `encodes`, that it compiles flipped ASTs (encoders), where
+ * the `FastDecode` annotations, written for decoding, are not used.
  */
-const makeCompiler = (generates: boolean): Compile => {
+const makeCompiler = (generates: boolean, encodes: boolean): Compile => {
   const memo = new WeakMap<SchemaAST.AST, Fast | null>()
   const compile = (ast: SchemaAST.AST): Fast | undefined => {
     const known = memo.get(ast)
     if (known !== undefined) return known ?? undefined
-    let fast: Fast | undefined
-    if (!hasEncodingChecks(ast)) {
-      // the node's own fast decoder for the links it covers, else one by its kind for all of them
-      const mine = own(ast)
-      const built = mine?.annotation.build(compiler, ast)
-      const outer = built === undefined ? ast.encoding : ast.encoding?.slice(mine?.covers)
-      const self = built ?? body(ast, compiler)
-      fast = self === undefined || outer === undefined || outer.length === 0 ? self : encoded(outer, self, compiler)
-    }
+    const inputChecks = encodingChecksOf(ast)
+    // the node's own fast decoder for the links it covers, else one by its kind for all of them
+    const mine = encodes || inputChecks !== undefined ? undefined : own(ast)
+    const built = mine?.annotation.build(compiler, ast)
+    const outer = built === undefined ? ast.encoding : ast.encoding?.slice(mine?.covers)
+    let self = built ?? body(ast, compiler)
+    if (self !== undefined && inputChecks !== undefined) self = inputChecked(self, ast, inputChecks)
+    let fast = self === undefined || outer === undefined || outer.length === 0 ? self : encoded(outer, self, compiler)
     if (fast !== undefined && ast.checks !== undefined) fast = checked(fast, ast, ast.checks)
     memo.set(ast, fast ?? null)
     return fast
@@ -429,41 +441,54 @@ const generationAllowed = (): boolean => {
   }
 }
 
-const compilers = new Map<boolean, Compile>()
-
-/** The compiler that generates structs or the one that interprets them, each built once. */
-const compilerOf = (generates: boolean): Compile => {
-  const known = compilers.get(generates)
-  if (known !== undefined) return known
-  const made = makeCompiler(generates)
-  compilers.set(generates, made)
-  return made
-}
+const compilers = new Map<string, Compile>()
 
 let allowed: boolean | undefined
 
-/** The compiler decoders use: generating structs where the runtime allows it. */
-const compile = (ast: SchemaAST.AST): Fast | undefined => compilerOf(allowed ??= generationAllowed())(ast)
+/**
+ * The compiler of decoders, or (`encodes`) of encoders from flipped ASTs,
+ * each built once; structs are generated where the runtime allows it, unless
+ * `generates` says otherwise (tests hold both to Schema).
+ */
+export const compilerOf = (encodes: boolean, generates: boolean = (allowed ??= generationAllowed())): Compile => {
+  const key = `${encodes}:${generates}`
+  const known = compilers.get(key)
+  if (known !== undefined) return known
+  const made = makeCompiler(generates, encodes)
+  compilers.set(key, made)
+  return made
+}
 
-/** A decoder of untrusted input. */
-type Decoder<A> = (input: unknown) => Result.Result<A, Schema.SchemaError>
+/** Schema's decoder or encoder of untrusted input. */
+export type Parser<A> = (input: unknown) => Result.Result<A, Schema.SchemaError>
 
-const decoders = new WeakMap<SchemaAST.AST, Decoder<unknown>>()
+/**
+ * A compiled fast path (if any) in front of Schema: its value when it gives
+ * one, else (it gives up, or throws) Schema's answer, the same value or the
+ * failure.
+ */
+export const withSchema = <A>(fast: Fast | undefined, slow: Parser<A>): Parser<A> =>
+  fast === undefined ? slow : (input) => {
+    let value: unknown
+    try {
+      value = fast(input)
+    } catch {
+      return slow(input)
+    }
+    return value === bail || value === absent ? slow(input) : Result.succeed(value as A)
+  }
+
+const decoders = new WeakMap<SchemaAST.AST, Parser<unknown>>()
 
 /**
  * A decoder for a schema (built once per schema): the compiled fast path when
  * there is one, else Schema's; either way, a value the fast path gives up on
  * is decoded by Schema, which builds the same value or the failure.
  */
-export const decoder = <A, I>(schema: Schema.Codec<A, I>): Decoder<A> => {
+export const decoder = <A, I>(schema: Schema.Codec<A, I>): Parser<A> => {
   const known = decoders.get(schema.ast)
-  if (known !== undefined) return known as Decoder<A>
-  const slow = Schema.decodeUnknownResult(schema) as Decoder<A>
-  const fast = compile(schema.ast)
-  const made: Decoder<A> = fast === undefined ? slow : (input) => {
-    const value = fast(input)
-    return value === bail || value === absent ? slow(input) : Result.succeed(value as A)
-  }
+  if (known !== undefined) return known as Parser<A>
+  const made = withSchema(compilerOf(false)(schema.ast), Schema.decodeUnknownResult(schema))
   decoders.set(schema.ast, made)
   return made
 }
@@ -473,7 +498,8 @@ export const decoder = <A, I>(schema: Schema.Codec<A, I>): Decoder<A> => {
  * structs generated or interpreted, for tests that hold both to the Schema
  * decoder.
  */
-export const compiled = (schema: Schema.Top, generates = true): Fast | undefined => compilerOf(generates)(schema.ast)
+export const compiled = (schema: Schema.Top, generates = true): Fast | undefined =>
+  compilerOf(false, generates)(schema.ast)
 
 /**
  * The annotations of a response class (`Schema.Class<X>("X")(fields,
@@ -492,7 +518,7 @@ export const fastClass: { readonly [FastDecode]: FastDecodeAnnotation } = {
       if (
         !SchemaAST.isDeclaration(ast) || link === undefined ||
         link.transformation._tag !== "Transformation" || !SchemaAST.isObjects(link.to) ||
-        link.to.encoding !== undefined || hasEncodingChecks(link.to) || own(link.to) !== undefined
+        link.to.encoding !== undefined || encodingChecksOf(link.to) !== undefined || own(link.to) !== undefined
       ) {
         return undefined
       }

@@ -9,7 +9,6 @@
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
-import * as Schema from "effect/Schema"
 import type { BitgetOptions } from "../BitgetConfig.js"
 import { BitgetRequestError } from "../BitgetError.js"
 import * as Credentials from "../Credentials.js"
@@ -18,6 +17,7 @@ import { label } from "../Endpoint.js"
 import { isSendable } from "../Schemas.js"
 import type { CanonicalQuery } from "../Signer.js"
 import { canonicalQuery, prehash } from "../Signer.js"
+import { encoder } from "./encoder.js"
 import { requestError } from "./envelope.js"
 import type { Scrubber } from "./redact.js"
 import * as Redact from "./redact.js"
@@ -102,30 +102,16 @@ export interface Prepared {
 /** What a request without input sends. */
 export const empty: Prepared = { query: { signed: "", sent: "" }, body: "" }
 
-/** An endpoint's request encoder, built once per request schema. */
-type Encoder = (input: unknown) => Result.Result<unknown, Schema.SchemaError>
-
-const encoders = new WeakMap<Schema.Top, Encoder>()
-
-const encoderOf = (schema: Schema.Codec<unknown, unknown>): Encoder => {
-  let known = encoders.get(schema)
-  if (known === undefined) {
-    known = Schema.encodeUnknownResult(schema, { errors: "all" })
-    encoders.set(schema, known)
-  }
-  return known
-}
-
 /** Encodes a call's input with the endpoint's request schema, refusing values no request can carry. */
 export const prepare = <I, A, EI extends object, EA>(
   endpoint: Endpoint<I, A, EI, EA>,
   input: I
 ): Result.Result<Prepared, BitgetRequestError> => {
-  const encoded = encoderOf(endpoint.request as Schema.Codec<unknown, unknown>)(input)
+  const encoded = encoder(endpoint.request)(input)
   if (Result.isFailure(encoded)) return Result.fail(requestError(endpoint)(encoded.failure))
   if (endpoint.method === "POST") return Result.succeed({ query: empty.query, body: JSON.stringify(encoded.success) })
   const params: Record<string, string> = {}
-  for (const [key, value] of Object.entries(encoded.success as EI)) {
+  for (const [key, value] of Object.entries(encoded.success)) {
     if (typeof value !== "string") continue
     if (!isSendable(value)) {
       return Result.fail(

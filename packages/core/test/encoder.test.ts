@@ -1,0 +1,484 @@
+/**
+ * Property tests of the request encoders (`internal/encoder.ts`), for the
+ * request schema of every operation and the building blocks of requests:
+ *
+ * - the compiled encoder, with structs generated (as on Node) and
+ *   interpreted (as where code cannot be generated), gives exactly the value
+ *   Schema's encoder gives (the same keys, in the same order), and gives up
+ *   exactly where Schema's encoder fails, on typed values, valid requests,
+ *   values with a field replaced by an odd one, dropped or inherited, and
+ *   unknown fields;
+ * - valid requests take the fast path;
+ * - `encoder` answers every input as Schema's encoder does (errors "all").
+ *
+ * Seeded (`PROPERTY_SEED` overrides the seed, `PROPERTY_RUNS` the run count).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Arbitrary, BigDecimal, DateTime, Result, Schema, SchemaAST } from "effect"
+import * as BatchCancel from "../src/BatchCancel.js"
+import * as FundNetFlow from "../src/FundNetFlow.js"
+import * as FuturesHistory from "../src/FuturesHistory.js"
+import { bail } from "../src/internal/decoder.js"
+import { compiledEncoder, encoder } from "../src/internal/encoder.js"
+import * as OpenInterestLimit from "../src/OpenInterestLimit.js"
+import * as P2pOrders from "../src/P2pOrders.js"
+import * as PositionTpsl from "../src/PositionTpsl.js"
+import * as RpiOrderBook from "../src/RpiOrderBook.js"
+import * as Schemas from "../src/Schemas.js"
+import * as Symbols from "../src/Symbols.js"
+import * as TaxRecords from "../src/TaxRecords.js"
+import * as TradeRates from "../src/TradeRates.js"
+
+const seed = Number(process.env.PROPERTY_SEED ?? 20_251_125)
+const runs = Number(process.env.PROPERTY_RUNS ?? 300)
+
+/** The options of one property: a generous timeout, the fixed seed, a run count and bounded shrinking. */
+const params = (count = runs) => ({ timeout: 60_000, arbitrary: { seed, runs: count, maxShrinks: 200 } })
+
+// ---------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------
+
+/** Integers from `minimum` to `maximum`, inclusive. */
+const integer = (minimum: number, maximum: number): Arbitrary.Arbitrary<number> =>
+  Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum, maximum })))
+
+/** A natural number below 2^31. */
+const nat = integer(0, 2 ** 31 - 1)
+
+/** One of the given values (shrinking towards the first). */
+const constantFrom = <A>(values: ReadonlyArray<A>): Arbitrary.Arbitrary<A> =>
+  Arbitrary.map(integer(0, values.length - 1), (index) => values[index] as A)
+
+/** A value of one of the given generators, each as likely (shrinking towards the first). */
+const oneOf = <A>(...arbitraries: ReadonlyArray<Arbitrary.Arbitrary<A>>): Arbitrary.Arbitrary<A> =>
+  Arbitrary.flatMap(integer(0, arbitraries.length - 1), (index) => arbitraries[index] as Arbitrary.Arbitrary<A>)
+
+/** The largest distance from 1970 a `DateTime` holds, in milliseconds. */
+const maxMillis = 8.64e15
+
+/** A day, in milliseconds. */
+const day = 86_400_000
+
+/** Values a caller may pass by mistake, or on purpose, in place of a field (or of the whole request). */
+const oddValues: ReadonlyArray<unknown> = [
+  null,
+  undefined,
+  0,
+  -0,
+  1,
+  -1,
+  1.5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  1e21,
+  2 ** 53 + 2,
+  "",
+  " ",
+  "  BTCUSDT  ",
+  "\u0000",
+  "a\r\nb",
+  "\uD800",
+  "x".repeat(64),
+  ` ${"x".repeat(64)} `,
+  "x".repeat(65),
+  "0",
+  "-1",
+  "1e5",
+  "00012",
+  "9".repeat(31),
+  "abc#+_-",
+  "a".repeat(50),
+  "__proto__",
+  "usdt-futures",
+  "USDT-FUTURES",
+  "SPOT",
+  "single",
+  "buy",
+  true,
+  10n,
+  Symbol("s"),
+  () => 1,
+  {},
+  [],
+  [{}],
+  { symbol: "BTCUSDT" },
+  Object.create(null),
+  new Date(0),
+  BigDecimal.fromStringUnsafe("0"),
+  BigDecimal.fromStringUnsafe("-5"),
+  BigDecimal.fromStringUnsafe("5"),
+  BigDecimal.fromStringUnsafe("0.0000000000000000001"),
+  BigDecimal.fromStringUnsafe("0.000000000000000001"),
+  BigDecimal.fromStringUnsafe("1e24"),
+  BigDecimal.fromStringUnsafe("1e23"),
+  BigDecimal.fromStringUnsafe("1e5000"),
+  BigDecimal.make(12_345n, -3),
+  DateTime.makeUnsafe(0),
+  DateTime.makeUnsafe(-1),
+  DateTime.makeUnsafe(maxMillis),
+  DateTime.makeUnsafe(1_700_000_000_000),
+  DateTime.makeZonedUnsafe(1_700_000_000_000, { timeZone: "Europe/Paris" }),
+  { epochMilliseconds: 5 }
+]
+
+const oddValue: Arbitrary.Arbitrary<unknown> = constantFrom(oddValues)
+
+/** Keys with a meaning to JavaScript or to Effect, and random ones. */
+const extraKey = oneOf(
+  constantFrom(["__proto__", "constructor", "toString", "_tag", "valueOf", "symbol", "orderList"]),
+  Arbitrary.schema(Schema.String.check(Schema.isMaxLength(8)))
+)
+
+/** Literal choices for a closed enum field (Schema's arbitrary would rarely hit a member), with near misses. */
+const closedChoices = (literals: ReadonlyArray<string>): ReadonlyArray<string> => [
+  ...literals,
+  ...literals.map((literal) => literal.toLowerCase()),
+  "",
+  " SPOT",
+  "bogus"
+]
+
+/**
+ * Text fields: names and near misses, or short random text (Schema's
+ * arbitrary of a text check other than a pattern draws text ever longer and
+ * discards it; short random text starts empty).
+ */
+const shortText = Schema.Union([
+  Schema.Literals([
+    "BTCUSDT",
+    " ETHUSDT ",
+    "USDT",
+    "x".repeat(64),
+    ` ${"x".repeat(64)}`,
+    "x".repeat(65),
+    " ",
+    "\u0085"
+  ]),
+  Schema.String.check(Schema.isMaxLength(70))
+])
+
+/** What the fields of the requests are drawn from, by name, where their own arbitrary would not do. */
+const drawn: { readonly [name: string]: Schema.Top } = {
+  productType: Schema.Literals(closedChoices(FuturesHistory.productTypes)),
+  orderSource: Schema.Literals(closedChoices(FuturesHistory.orderSourceFilters)),
+  category: Schema.Literals(closedChoices(RpiOrderBook.rpiCategories)),
+  symbol: shortText,
+  marginCoin: shortText,
+  coin: shortText,
+  advNo: shortText,
+  fiat: shortText,
+  orderNo: shortText
+}
+
+/**
+ * Typed values of a request's fields: the type side of its struct, without
+ * the checks of the whole request (windows, batch rules), closed enums drawn
+ * from their literals and near misses, text fields from short text.
+ */
+const fieldsOf = (schema: Schema.Top): Arbitrary.Arbitrary<unknown> => {
+  const type = SchemaAST.toType(schema.ast)
+  if (!SchemaAST.isObjects(type)) throw new Error("a request is a struct")
+  const fields = type.propertySignatures.map((ps) => {
+    const field = drawn[String(ps.name)]
+    if (field === undefined) return ps
+    return new SchemaAST.PropertySignature(
+      ps.name,
+      SchemaAST.isOptional(ps.type) ? Schema.optionalKey(field).ast : field.ast
+    )
+  })
+  return Arbitrary.schema(Schema.make<Schema.Top>(new SchemaAST.Objects(fields, [])))
+}
+
+/** An object with fields (the arbitrary also draws objects without a prototype). */
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** A plain object (of `Object.prototype` or none): one whose fields a mutation may change. */
+const isPlain = (value: unknown): value is Record<string, unknown> =>
+  isRecord(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value))
+
+/** A window of 0 to 30 days from `startTime`, within what a `DateTime` holds, where both ends are given. */
+const withinWindow = ([value, span]: readonly [unknown, number]): unknown => {
+  if (!isRecord(value)) return value
+  const { endTime, startTime } = value
+  if (!DateTime.isDateTime(startTime) || !DateTime.isDateTime(endTime)) return value
+  const start = Math.min(DateTime.toEpochMillis(startTime), maxMillis - span)
+  return { ...value, startTime: DateTime.makeUnsafe(start), endTime: DateTime.makeUnsafe(start + span) }
+}
+
+/** Typed requests whose time window, when both ends are given, is one the requests accept. */
+const windowed = (schema: Schema.Top) =>
+  Arbitrary.map(Arbitrary.all([fieldsOf(schema), integer(0, 30 * day)]), withinWindow)
+
+/** Valid batches: 1 to 50 distinct orders named the same way, in single or multiple mode. */
+const batches: Arbitrary.Arbitrary<unknown> = Arbitrary.map(
+  Arbitrary.all({
+    count: integer(1, BatchCancel.maxOrders),
+    byId: constantFrom([true, false]),
+    mode: constantFrom([undefined, "single", "multiple"] as const),
+    base: nat,
+    symbol: constantFrom(["BTCUSDT", " ETHUSDT ", "x".repeat(64)])
+  }),
+  ({ base, byId, count, mode, symbol }) => {
+    const orderList = Array.from({ length: count }, (_, i) => {
+      const name = byId ? { orderId: String(base + i) } : { clientOid: `c-${base + i}` }
+      return mode === "multiple" ? { symbol: i % 2 === 0 ? symbol : "SOLUSDT", ...name } : name
+    })
+    return mode === "multiple"
+      ? { batchMode: mode, orderList }
+      : { symbol, ...(mode === undefined ? {} : { batchMode: mode }), orderList }
+  }
+)
+
+// ---------------------------------------------------------------------------
+// Mutations of a typed value
+// ---------------------------------------------------------------------------
+
+type Mutation =
+  | { readonly _tag: "Replace"; readonly at: number; readonly value: unknown }
+  | { readonly _tag: "Drop"; readonly at: number }
+  | { readonly _tag: "AddField"; readonly key: string; readonly value: unknown }
+  | { readonly _tag: "Inherit" }
+
+const mutation: Arbitrary.Arbitrary<Mutation> = oneOf<Mutation>(
+  Arbitrary.all({ _tag: Arbitrary.Constant("Replace"), at: nat, value: oddValue }),
+  Arbitrary.all({ _tag: Arbitrary.Constant("Drop"), at: nat }),
+  Arbitrary.all({ _tag: Arbitrary.Constant("AddField"), key: extraKey, value: oddValue }),
+  Arbitrary.all({ _tag: Arbitrary.Constant("Inherit") })
+)
+
+/** A copy of the plain objects and arrays of a value (decimals and instants are shared: they are immutable). */
+const copy = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(copy)
+    : isPlain(value)
+    ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, copy(inner)]))
+    : value
+
+/** Every place in a copied value: the container and key of each field or element of its plain objects and arrays. */
+const places = (root: unknown): ReadonlyArray<readonly [Record<string, unknown> | Array<unknown>, string | number]> => {
+  const out: Array<readonly [Record<string, unknown> | Array<unknown>, string | number]> = []
+  const stack: Array<unknown> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (Array.isArray(node)) {
+      node.forEach((child, index) => {
+        out.push([node, index])
+        stack.push(child)
+      })
+    } else if (isPlain(node)) {
+      for (const key of Object.keys(node)) {
+        out.push([node, key])
+        stack.push(node[key])
+      }
+    }
+  }
+  return out
+}
+
+/** Applies a mutation to a copy of a value (the root itself is replaced when it has no place to change). */
+const mutate = (value: unknown, m: Mutation): unknown => {
+  const root = copy(value)
+  if (m._tag === "Inherit") return isRecord(root) ? Object.create(root) : root
+  if (m._tag === "AddField") {
+    if (isPlain(root)) {
+      Object.defineProperty(root, m.key, { value: m.value, enumerable: true, writable: true, configurable: true })
+    }
+    return root
+  }
+  const all = places(root)
+  const place = all[m.at % (all.length + 1)]
+  if (place === undefined) return m._tag === "Replace" ? m.value : root
+  const [container, key] = place
+  if (m._tag === "Replace") Reflect.set(container, key, m.value)
+  else if (Array.isArray(container)) container.splice(Number(key), 1)
+  else delete container[key]
+  return root
+}
+
+// ---------------------------------------------------------------------------
+// The checks
+// ---------------------------------------------------------------------------
+
+/** A short, safe description of a value for failure messages. */
+const brief = (value: unknown): string => {
+  let text: string
+  try {
+    text = JSON.stringify(value, (_, inner) => typeof inner === "bigint" ? `${inner}n` : inner) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text
+}
+
+/** Where two encoded values list their keys in a different order (`undefined` when none does). */
+const keyOrder = (a: unknown, b: unknown, path = "$"): string | undefined => {
+  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) return undefined
+  const keys = Object.keys(a)
+  if (keys.join("\u0000") !== Object.keys(b).join("\u0000")) {
+    return `${path}: ${brief(keys)} vs ${brief(Object.keys(b))}`
+  }
+  for (const key of keys) {
+    const found = keyOrder(Reflect.get(a, key), Reflect.get(b, key), `${path}.${key}`)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/**
+ * Holds the compiled encoder (structs generated and interpreted) and
+ * `encoder` to Schema's encoder on one input: the same value, with the same
+ * key order, or a give-up (for `encoder`, Schema's failure) exactly where
+ * Schema fails. `expectValid` also requires the input to be one Schema
+ * encodes.
+ */
+const agrees = <A, I>(schema: Schema.Codec<A, I>, input: unknown, expectValid = false) => {
+  const what = () => brief(input)
+  const slow = Schema.encodeUnknownResult(schema, { errors: "all" })(input)
+  if (expectValid && Result.isFailure(slow)) assert.fail(`not a valid request: ${slow.failure.message}; ${what()}`)
+  for (const generates of [true, false]) {
+    const how = () => `${what()} (structs ${generates ? "generated" : "interpreted"})`
+    const fast = compiledEncoder(schema, generates)
+    if (fast === undefined) return assert.fail("the schema has no compiled encoder")
+    const value = fast(input)
+    if (Result.isFailure(slow)) {
+      assert.strictEqual(value, bail, `the compiled encoder accepted what Schema refuses: ${how()}`)
+      continue
+    }
+    if (value === bail) return assert.fail(`the compiled encoder gave up on what Schema encodes: ${how()}`)
+    assert.deepStrictEqual(value, slow.success, how())
+    assert.isUndefined(keyOrder(value, slow.success), how())
+  }
+  const answer = encoder(schema)(input)
+  if (Result.isSuccess(slow)) assert.deepStrictEqual(answer, slow, what())
+  else assert.strictEqual(Result.isFailure(answer) ? answer.failure.message : "a value", slow.failure.message, what())
+}
+
+/** Registers the properties of one request schema, with its valid requests. */
+const requestProperties = <A, I>(
+  name: string,
+  schema: Schema.Codec<A, I>,
+  typed: Arbitrary.Arbitrary<unknown>,
+  valid: Arbitrary.Arbitrary<unknown>
+) =>
+  describe(name, () => {
+    it.prop("valid requests take the fast path, to Schema's value", [valid], ([value]) => {
+      agrees(schema, value, true)
+    }, params())
+
+    it.prop("typed values encode as Schema encodes them, or fail where it fails", [typed], ([value]) => {
+      agrees(schema, value)
+    }, params())
+
+    it.prop("a mutated valid request encodes as Schema encodes it, or fails where it fails", [
+      valid,
+      mutation
+    ], ([value, m]) => {
+      agrees(schema, mutate(value, m))
+    }, params())
+
+    it.prop("a mutated typed value encodes as Schema encodes it, or fails where it fails", [
+      typed,
+      mutation
+    ], ([value, m]) => {
+      agrees(schema, mutate(value, m))
+    }, params())
+  })
+
+const identity = <A>(value: A): A => value
+
+/**
+ * The valid requests of an operation: typed values in a window, completed
+ * by `complete` where a request needs more, that Schema accepts.
+ */
+const validOf = <A, I>(
+  schema: Schema.Codec<A, I>,
+  complete: (value: unknown) => unknown = identity
+) => {
+  const isValid = Schema.is(Schema.toType(schema))
+  return Arbitrary.filter(Arbitrary.map(windowed(schema), complete), (value) => isValid(value))
+}
+
+/** A stop-loss trigger where a request has neither trigger (a position TP/SL needs one). */
+const withTrigger = (value: unknown): unknown =>
+  isRecord(value) && value.stopSurplusTriggerPrice === undefined && value.stopLossTriggerPrice === undefined
+    ? { ...value, stopLossTriggerPrice: BigDecimal.fromStringUnsafe("25000.5") }
+    : value
+
+/** The properties of an operation's request schema, as its endpoint encodes it. */
+const operation = <A, I>(
+  name: string,
+  endpoint: { readonly request: Schema.Codec<A, I> },
+  complete?: (value: unknown) => unknown
+) => requestProperties(name, endpoint.request, windowed(endpoint.request), validOf(endpoint.request, complete))
+
+describe("request encoders", () => {
+  operation("Symbols", Symbols.endpoint)
+  operation("FundNetFlow", FundNetFlow.endpoint)
+  operation("RpiOrderBook", RpiOrderBook.endpoint)
+  operation("PositionTpsl", PositionTpsl.endpoint, withTrigger)
+  operation("FuturesHistory", FuturesHistory.endpoint)
+  operation("P2pOrders", P2pOrders.endpoint)
+  operation("TradeRates", TradeRates.endpoint)
+  operation("TaxRecords", TaxRecords.endpoint)
+  operation("OpenInterestLimit", OpenInterestLimit.endpoint)
+  requestProperties(
+    "BatchCancel",
+    BatchCancel.endpoint.request,
+    fieldsOf(BatchCancel.endpoint.request),
+    batches
+  )
+
+  it("a request made invalid by a check of the whole request is Schema's failure, with every issue", () => {
+    const input = {
+      symbol: "BTCUSDT",
+      orderList: [{ orderId: "1" }, { orderId: "1" }, { orderId: "01" }]
+    }
+    const answer = encoder(BatchCancel.BatchCancelRequest)(input)
+    const slow = Schema.encodeUnknownResult(BatchCancel.BatchCancelRequest, { errors: "all" })(input)
+    assert.isTrue(Result.isFailure(answer) && Result.isFailure(slow))
+    if (Result.isFailure(answer) && Result.isFailure(slow)) {
+      assert.strictEqual(answer.failure.message, slow.failure.message)
+      assert.strictEqual(answer.failure.message.split("the batch names the same order twice").length, 3)
+    }
+  })
+})
+
+// ---------------------------------------------------------------------------
+// Building blocks
+// ---------------------------------------------------------------------------
+
+/** Typed values of the building blocks, near their bounds. */
+const decimals = Arbitrary.map(
+  Arbitrary.all([integer(-(2 ** 31), 2 ** 31), integer(-30, 30)]),
+  ([value, scale]) => BigDecimal.make(BigInt(value) * 10n ** 12n, scale)
+)
+const instants = Arbitrary.map(integer(-day * 365, day * 365 * 200), (millis) => DateTime.makeUnsafe(millis))
+const texts = Arbitrary.schema(Schema.String.check(Schema.isMaxLength(70)))
+
+/** The property of one building block: typed values and odd ones encode as Schema encodes them. */
+const block = <A, I>(name: string, schema: Schema.Codec<A, I>, typed: Arbitrary.Arbitrary<unknown>) =>
+  it.prop(`${name}: encodes as Schema encodes, or fails where it fails`, [oneOf(typed, oddValue)], ([value]) => {
+    agrees(schema, value)
+  }, params())
+
+describe("building blocks", () => {
+  block("Decimal", Schemas.Decimal, decimals)
+  block("RequestDecimal", Schemas.RequestDecimal, decimals)
+  block("PositiveDecimal", Schemas.PositiveDecimal, decimals)
+  block("NonNegativeDecimal", Schemas.NonNegativeDecimal, decimals)
+  block("Timestamp", Schemas.Timestamp, instants)
+  block("QueryTimestamp", Schemas.QueryTimestamp, instants)
+  block("IntString", Schemas.IntString(1, 500), integer(-10, 600))
+  block("NonBlank", Schemas.NonBlank, texts)
+  block("NumericId", Schemas.NumericId, Arbitrary.map(nat, String))
+  block("ClientOid", Schemas.ClientOid, texts)
+  block(
+    "OpenEnum",
+    Schemas.OpenEnum(["a", "B"]),
+    constantFrom<unknown>(["a", "B", new Schemas.Unrecognized({ value: "c" })])
+  )
+  block("ClosedEnum", FuturesHistory.ProductType, constantFrom(closedChoices(FuturesHistory.productTypes)))
+  block("ProductType (spellings)", PositionTpsl.ProductType, constantFrom(closedChoices(FuturesHistory.productTypes)))
+})
