@@ -81,11 +81,16 @@ export const identifierKind = (order: OrderRef): IdentifierKind => order.orderId
 /** Leading zeros of a numeric id, all but the last digit. */
 const leadingZeros = /^0+(?=\d)/
 
-/** Order ids compare as integers (leading zeros dropped); client order ids verbatim. */
+/**
+ * How the orders of one batch (all named by one kind) are told apart: order
+ * ids as integers (leading zeros dropped), client order ids verbatim.
+ */
 const referenceKey = (kind: IdentifierKind, value: string | undefined): string | undefined =>
   value === undefined || value === ""
     ? undefined
-    : `${kind}:${kind === "orderId" && /^\d+$/.test(value) ? value.replace(leadingZeros, "") : value}`
+    : kind === "orderId" && value.startsWith("0") && /^\d+$/.test(value)
+    ? value.replace(leadingZeros, "")
+    : value
 
 const checkBatch = (
   request: {
