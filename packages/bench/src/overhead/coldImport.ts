@@ -5,7 +5,7 @@
  * nothing. Runs are interleaved across packages.
  */
 import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
+import { benchDir } from "./paths.js"
 
 /** A package (or set of them) to import cold. */
 export interface ImportCase {
@@ -33,9 +33,6 @@ export interface ImportRun {
   readonly peakRss: number
 }
 
-/** The bench package's directory: specifiers resolve from its node_modules. */
-const packageDir = fileURLToPath(new URL("../..", import.meta.url))
-
 const script = (specifiers: ReadonlyArray<string>) =>
   [
     "const start = performance.now()",
@@ -49,7 +46,7 @@ export const importOnce = (specifiers: ReadonlyArray<string>): Promise<ImportRun
   new Promise((resolve, reject) => {
     const start = performance.now()
     const child = spawn(process.execPath, ["--input-type=module", "-e", script(specifiers)], {
-      cwd: packageDir,
+      cwd: benchDir,
       env: { ...process.env, NODE_OPTIONS: "" },
       stdio: ["ignore", "pipe", "inherit"]
     })

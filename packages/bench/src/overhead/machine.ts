@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process"
 import * as Os from "node:os"
-import { fileURLToPath } from "node:url"
+import { repositoryRoot } from "./paths.js"
 
 /** Where and on what a run happened. */
 export interface Machine {
@@ -18,10 +18,8 @@ export interface Machine {
   readonly commit: string
 }
 
-const root = fileURLToPath(new URL("../../../..", import.meta.url))
-
 const git = (...args: ReadonlyArray<string>): string =>
-  execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()
+  execFileSync("git", args, { cwd: repositoryRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()
 
 /** The last commit touching core or platform-node, `+ uncommitted changes` when their sources differ from it. */
 const libraryCommit = (): string => {

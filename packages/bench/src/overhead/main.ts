@@ -9,20 +9,21 @@
  *   BENCH_SIZE=tiny pnpm bench      (CI smoke, well under a minute)
  */
 import { readFileSync, writeFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import { checkResponder } from "./check.js"
 import { coldImports, importCases } from "./coldImport.js"
 import { overheadSection, spliceSection } from "./docs.js"
 import { spawn } from "./ipc.js"
 import { describeMachine, machine } from "./machine.js"
 import { measureCalls, measureDecode, measureWalks } from "./measure.js"
+import { repositoryRoot } from "./paths.js"
 import { size } from "./plan.js"
 import type { Results } from "./report.js"
 import { absoluteTables, describeRuntimes, ratioTables } from "./report.js"
 import { runtimes } from "./runtimes.js"
 import { toText } from "./table.js"
 
-const docsPath = fileURLToPath(new URL("../../../../docs/benchmarks.md", import.meta.url))
+const docsPath = join(repositoryRoot, "docs", "benchmarks.md")
 
 const main = async () => {
   const started = performance.now()
