@@ -299,27 +299,31 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
                 : fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() + offset
               const request = Request.outgoing(frame, endpoint, prepared, credentials, timestamp)
               const send = (secrets: Redact.Scrubber) =>
-                transport.send({
-                  endpoint: plan.name,
-                  method: endpoint.method,
-                  url: request.url,
-                  headers: request.headers,
-                  body: request.body,
-                  timeoutMillis,
-                  maxBytes: config.maxResponseBytes
-                }).pipe(
-                  Effect.ensuring(permit.settle),
-                  Effect.flatMap((answer) => {
-                    span.attribute(Telemetry.attributes.status, answer.status)
-                    return answered(plan, answer, secrets)
-                  })
+                Effect.map(
+                  transport.send({
+                    endpoint: plan.name,
+                    method: endpoint.method,
+                    url: request.url,
+                    headers: request.headers,
+                    body: request.body,
+                    timeoutMillis,
+                    maxBytes: config.maxResponseBytes
+                  }),
+                  (answer) => ({ answer, secrets })
                 )
               if (request.toSign === undefined) return send(frame.secrets)
               return Effect.flatMap(signer.sign(request.toSign.key, request.toSign.prehash), (signature) => {
                 request.headers["ACCESS-SIGN"] = signature
                 return send(Redact.combine(frame.secrets, [signature]))
               })
-            })).pipe(
+            }).pipe(
+              // the slot is settled however the attempt ends once it is taken: signing failed, interrupted, answered
+              Effect.ensuring(permit.settle),
+              Effect.flatMap(({ answer, secrets }) => {
+                span.attribute(Telemetry.attributes.status, answer.status)
+                return answered(plan, answer, secrets)
+              })
+            )).pipe(
               Effect.tapError((error) => Effect.sync(() => describeError(span, error))),
               Effect.withParentSpan(span, { captureStackTrace: false })
             ))

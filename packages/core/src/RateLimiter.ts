@@ -1,9 +1,12 @@
 /**
  * Client-side rate limiting: one sliding-window limiter per endpoint × scope,
  * plus the exchange's overall ceiling per IP. A call is sent only when every
- * window of the limit's length (counted to the arrival of each earlier answer)
- * stays under the limit; otherwise it waits and asks again. It fails only when
- * a maximum wait is set and would be exceeded.
+ * window of the limit's length (counted to the arrival of each earlier answer,
+ * a call still on its way counting as present) stays under the limit;
+ * otherwise it waits and asks again. Callers of a full bucket queue in order
+ * and only the first asks the store, so a bucket costs one store call and one
+ * timer per grant however many callers wait. It fails only when a maximum
+ * wait is set and would be exceeded.
  *
  * The store behind it is an interface: `layerMemory` for one process, or a
  * shared store (Redis, in `@bitget-effect/platform-node`) for several
@@ -18,6 +21,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
+import * as Semaphore from "effect/Semaphore"
 import { RateLimiterStoreError, RateLimitWaitExceeded } from "./BitgetError.js"
 import type { RateLimit } from "./Endpoint.js"
 
@@ -35,11 +39,13 @@ export type Acquisition =
 /**
  * Where send times are kept. `acquire` grants a send now when that keeps at
  * most `limit` sends in any `windowMillis` and at least `spacingMillis` after
- * the latest one, recording it; otherwise it records nothing and answers how
- * long to wait before asking again. `settle` moves a send to the time its
- * answer arrived when that is later, so a window counts from when the exchange
- * certainly saw the call. Nothing is reserved ahead: a slow call settles
- * before the next window is granted.
+ * the latest grant, recording it; otherwise it records nothing and answers how
+ * long to wait before asking again. A granted slot counts as in flight (at
+ * the present moment, whenever a window is checked) until `settle` records
+ * the time its answer arrived, so a window counts from when the exchange
+ * certainly saw the call, however long the answer takes; a slot never
+ * settled counts as arrived `inFlightLimit` after its grant. Nothing is
+ * reserved ahead.
  *
  * @since 0.1.0
  * @category services
@@ -57,59 +63,101 @@ export class RateLimiterStore extends Context.Service<RateLimiterStore, {
   }) => Effect.Effect<void, RateLimiterStoreError>
 }>()("@bitget-effect/core/RateLimiterStore") {}
 
-interface Slot {
-  readonly ticket: string
-  at: number
+/**
+ * How long a granted slot may count as in flight before a store takes its
+ * answer as arrived (10 seconds, the client's default request timeout): the
+ * bound on what a permit that is never settled costs its bucket.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const inFlightLimit: Duration.Duration = Duration.seconds(10)
+
+interface Bucket {
+  /** Arrival times of settled slots, ascending from `head` (older entries are expired). */
+  times: Array<number>
+  head: number
+  /** Grant times of the slots still in flight, by ticket, in grant order. */
+  readonly flying: Map<string, number>
+  /** The latest grant, for the spacing. */
+  last: number
+}
+
+/** Inserts `time` into the ascending live part of `bucket.times`. */
+const record = (bucket: Bucket, time: number): void => {
+  const { times } = bucket
+  let i = times.length
+  while (i > bucket.head && (times[i - 1] as number) > time) i--
+  times.splice(i, 0, time)
 }
 
 /**
- * An in-process store: per key, the recent send times in order.
+ * The time the next grant is spaced from, for a grant made `now` that was due
+ * at `due`: the due time when the grant came within one spacing of it (a
+ * caller that slept until then and woke a little late), so that timer delays
+ * do not add up along a train of spaced grants; `now` otherwise (a call after
+ * a pause).
+ */
+const spaceFrom = (now: number, due: number, spacingMillis: number): number => now - due < spacingMillis ? due : now
+
+/**
+ * An in-process store: per key, the arrival times of recent slots and the
+ * grant times of the slots in flight.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const makeMemoryStore: Effect.Effect<RateLimiterStore["Service"]> = Effect.sync(() => {
-  const logs = new Map<string, Array<Slot>>()
+  const buckets = new Map<string, Bucket>()
+  const limitMillis = Duration.toMillis(inFlightLimit)
   let tickets = 0
   return RateLimiterStore.of({
     acquire: ({ key, limit, spacingMillis, windowMillis }) =>
       Effect.clockWith((clock) =>
         Effect.sync((): Acquisition => {
           const now = clock.currentTimeMillisUnsafe()
-          let log = logs.get(key)
-          if (log === undefined) {
-            log = []
-            logs.set(key, log)
+          let bucket = buckets.get(key)
+          if (bucket === undefined) {
+            bucket = { times: [], head: 0, flying: new Map(), last: Number.NEGATIVE_INFINITY }
+            buckets.set(key, bucket)
           }
-          let expired = 0
-          while (expired < log.length && (log[expired] as Slot).at <= now - windowMillis) expired++
-          if (expired > 0) log.splice(0, expired)
-          const last = log.at(-1)
-          const at = Math.max(
-            now,
-            last === undefined ? now : last.at + spacingMillis,
-            log.length < limit ? now : (log[log.length - limit] as Slot).at + windowMillis
-          )
-          if (at > now) return { _tag: "Wait", millis: at - now }
+          // a slot in flight for too long counts as arrived then (the map is in grant order)
+          for (const [ticket, granted] of bucket.flying) {
+            if (granted + limitMillis > now) break
+            bucket.flying.delete(ticket)
+            record(bucket, granted + limitMillis)
+          }
+          const { times } = bucket
+          while (bucket.head < times.length && (times[bucket.head] as number) <= now - windowMillis) bucket.head++
+          if (bucket.head > 1024 && bucket.head * 2 > times.length) {
+            bucket.times = times.slice(bucket.head)
+            bucket.head = 0
+          }
+          // the slots in flight count as now, the most recent of all: the limit-th most recent slot is
+          // either one of them or a settled one
+          const flying = bucket.flying.size
+          const settled = bucket.times.length - bucket.head
+          const edge = flying + settled < limit
+            ? Number.NEGATIVE_INFINITY
+            : flying >= limit
+            ? now + windowMillis
+            : (bucket.times[bucket.times.length - (limit - flying)] as number) + windowMillis
+          const due = Math.max(bucket.last + spacingMillis, edge)
+          if (due > now) return { _tag: "Wait", millis: due - now }
           const ticket = String(tickets++)
-          log.push({ ticket, at: now })
+          bucket.flying.set(ticket, now)
+          bucket.last = spaceFrom(now, due, spacingMillis)
           return { _tag: "Granted", ticket }
         })
       ),
     settle: ({ key, ticket }) =>
       Effect.clockWith((clock) =>
         Effect.sync(() => {
-          const log = logs.get(key)
-          const index = log === undefined ? -1 : log.findIndex((slot) => slot.ticket === ticket)
-          if (log === undefined || index < 0) return
-          const slot = log[index] as Slot
-          slot.at = Math.max(slot.at, clock.currentTimeMillisUnsafe())
-          let i = index
-          while (i + 1 < log.length && (log[i + 1] as Slot).at < slot.at) {
-            log[i] = log[i + 1] as Slot
-            i++
-          }
-          log[i] = slot
+          const bucket = buckets.get(key)
+          const granted = bucket?.flying.get(ticket)
+          if (bucket === undefined || granted === undefined) return
+          bucket.flying.delete(ticket)
+          record(bucket, Math.max(granted, clock.currentTimeMillisUnsafe()))
         })
       )
   })
@@ -145,7 +193,12 @@ export interface RateLimitOptions {
   readonly overrides?: { readonly [endpoint: string]: Omit<RateLimit, "scope"> }
   /** Fail with `RateLimitWaitExceeded` instead of waiting longer than this. */
   readonly maxWait?: Duration.Input
-  /** Added to every window for timer and clock granularity (default 10 ms). */
+  /**
+   * Added to every window for the granularity and drift of the clocks
+   * involved (default 2 ms): a window counts from the arrival of each answer,
+   * so timers and latency need no margin, only the millisecond clocks of
+   * client, store and exchange.
+   */
   readonly margin?: Duration.Input
   /**
    * How evenly sends are spread, from 0 (bursts of the whole limit at once) to
@@ -276,7 +329,7 @@ export const bucketKey = (name: string, scope: RateLimit["scope"], identity: str
 export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, never, RateLimiterStore> =>
   Effect.map(RateLimiterStore, (store): Limiter => {
     if (options.enabled === false) return { take: () => Effect.succeed(unlimited) }
-    const marginMillis = Duration.toMillis(options.margin ?? "10 millis")
+    const marginMillis = Duration.toMillis(options.margin ?? "2 millis")
     const maxWait = Option.map(Option.fromUndefinedOr(options.maxWait), Duration.fromInputUnsafe)
     const maxWaitMillis = Option.getOrElse(Option.map(maxWait, Duration.toMillis), () => Number.POSITIVE_INFINITY)
     const smoothing = Math.min(1, Math.max(0, options.smoothing ?? 0.5))
@@ -319,28 +372,62 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
         )
       })
     })
+    // one caller per bucket asks the store at a time, the others queue behind it in order: a bucket that is
+    // full costs one store call and one timer per grant, however many callers wait for it
+    const gates = new Map<string, Semaphore.Semaphore>()
+    const gate = (key: string): Semaphore.Semaphore => {
+      let known = gates.get(key)
+      if (known === undefined) {
+        known = Semaphore.makeUnsafe(1)
+        gates.set(key, known)
+      }
+      return known
+    }
+    const exceeded = (endpoint: string, key: string) =>
+      new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) })
     const acquire = (endpoint: string, key: string, limit: number, window: Duration.Input, smooth: number) => {
       const windowMillis = Duration.toMillis(window) + marginMillis
       const request = { key, limit, windowMillis, spacingMillis: (smooth * windowMillis) / limit }
-      const loop = (waited: number): Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError> =>
-        Effect.flatMap(store.acquire(request), (answer) => {
-          if (answer._tag === "Granted") {
-            return waited === 0 ? Effect.succeed(settle(key, answer.ticket, 0)) : Effect.as(
-              Effect.all([
-                Metric.update(Metric.withAttributes(waits, { endpoint }), 1),
-                Metric.update(Metric.withAttributes(waitTime, { endpoint }), waited),
-                Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`)
-              ], { discard: true }),
-              settle(key, answer.ticket, waited)
-            )
-          }
-          return waited + answer.millis > maxWaitMillis
-            ? Effect.fail(
-              new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) })
-            )
-            : Effect.andThen(Effect.sleep(Duration.millis(answer.millis)), loop(waited + answer.millis))
+      const granted = (ticket: string, waited: number): Effect.Effect<Permit> =>
+        waited === 0 ? Effect.succeed(settle(key, ticket, 0)) : Effect.as(
+          Effect.all([
+            Metric.update(Metric.withAttributes(waits, { endpoint }), 1),
+            Metric.update(Metric.withAttributes(waitTime, { endpoint }), waited),
+            Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`)
+          ], { discard: true }),
+          settle(key, ticket, waited)
+        )
+      return Effect.clockWith((clock) => {
+        const started = clock.currentTimeMillisUnsafe()
+        // `held`: whether the caller has queued or slept so far (a call granted at its first ask waited 0 ms)
+        const loop = (held: boolean): Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError> =>
+          Effect.flatMap(store.acquire(request), (answer) => {
+            const waited = held ? clock.currentTimeMillisUnsafe() - started : 0
+            if (answer._tag === "Granted") return granted(answer.ticket, waited)
+            return waited + answer.millis > maxWaitMillis
+              ? Effect.fail(exceeded(endpoint, key))
+              : Effect.andThen(Effect.sleep(Duration.millis(answer.millis)), loop(true))
+          })
+        // a caller that finds the gate open goes straight on; the others queue (an open gate is taken and its
+        // release installed without a chance of interruption in between)
+        const turn = gate(key)
+        const body = (queued: boolean) => Effect.andThen(settled(key), loop(queued))
+        const run = Effect.uninterruptibleMask((restore) =>
+          Effect.flatMap(
+            turn.takeIfAvailable(1),
+            (open) =>
+              open
+                ? restore(body(false)).pipe(Effect.ensuring(turn.release(1)))
+                : restore(turn.withPermit(body(true)))
+          )
+        )
+        // however long the queue or the store takes, no caller waits longer than maxWait
+        return Option.match(maxWait, {
+          onNone: () => run,
+          onSome: (duration) =>
+            Effect.timeoutOrElse(run, { duration, orElse: () => Effect.fail(exceeded(endpoint, key)) })
         })
-      return Effect.andThen(settled(key), loop(0))
+      })
     }
     return {
       take: (endpoint, identity) => {

@@ -211,7 +211,7 @@ describe("TaxRecords.stream", () => {
         Stream.runCollect(TaxRecords.stream({ startTime: at(t0), endTime: at(t0 + 5 * day) }))
       )
       yield* quiesce
-      yield* TestClock.adjust("1009 millis")
+      yield* TestClock.adjust("1001 millis")
       assert.strictEqual(requests.length, 1)
       yield* TestClock.adjust("1 millis")
       assert.strictEqual(requests.length, 2)
