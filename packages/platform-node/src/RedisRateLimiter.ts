@@ -2,7 +2,8 @@
  * A `RateLimiterStore` in Redis, for several processes or hosts sharing one
  * API key or IP: every reservation is made atomically by a Lua script on the
  * Redis server's clock (reservations and settlements alike), with the same
- * rule as the memory store.
+ * rule as the memory store (slots in flight count as present until their
+ * answer arrives, for at most `RateLimiter.inFlightLimit`).
  *
  * No call waits on Redis for long. Each store call is bounded by `timeout`
  * (1 second by default, the ioredis `commandTimeout` too): a call made while
@@ -31,7 +32,7 @@
  */
 import { RateLimiterStoreError } from "@bitget-effect/core/BitgetError"
 import type { Acquisition } from "@bitget-effect/core/RateLimiter"
-import { makeMemoryStore, RateLimiterStore, storeFallbacks } from "@bitget-effect/core/RateLimiter"
+import { inFlightLimit, makeMemoryStore, RateLimiterStore, storeFallbacks } from "@bitget-effect/core/RateLimiter"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -39,35 +40,54 @@ import * as Metric from "effect/Metric"
 import type * as Scope from "effect/Scope"
 import type { Redis, RedisOptions } from "ioredis"
 
-// KEYS[1] the bucket; ARGV: limit, window ms, spacing ms, unique member.
-// Answers 0 when the send is granted (and recorded), else the ms to wait before asking again.
+// KEYS[1] the bucket, KEYS[2] the time its next grant is spaced from; ARGV: limit, window ms, spacing ms, unique
+// member, in-flight limit ms. The bucket holds a slot in flight with its grant time negated, a settled one with the
+// arrival of its answer. Answers 0 when the send is granted (and recorded), else the ms to wait before asking again.
 const acquireScript = `
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local spacing = tonumber(ARGV[3])
+local bound = tonumber(ARGV[5])
 local time = redis.call("TIME")
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-redis.call("ZREMRANGEBYSCORE", key, "-inf", now - window)
+local flying = redis.call("ZRANGEBYSCORE", key, "-inf", "(0", "WITHSCORES")
+local inflight = 0
+for i = 1, #flying, 2 do
+  local granted = -tonumber(flying[i + 1])
+  if granted + bound <= now then
+    redis.call("ZADD", key, granted + bound, flying[i])
+  else
+    inflight = inflight + 1
+  end
+end
+redis.call("ZREMRANGEBYSCORE", key, 0, now - window)
 local count = redis.call("ZCARD", key)
-local at = now
-if count > 0 then
-  local last = redis.call("ZRANGE", key, -1, -1, "WITHSCORES")
-  at = math.max(at, tonumber(last[2]) + spacing)
-end
+local last = tonumber(redis.call("GET", KEYS[2]))
+local due = -math.huge
+if last then due = last + spacing end
 if count >= limit then
-  local edge = redis.call("ZRANGE", key, count - limit, count - limit, "WITHSCORES")
-  at = math.max(at, tonumber(edge[2]) + window)
+  local edge = now + window
+  if inflight < limit then
+    local rank = count - (limit - inflight)
+    edge = tonumber(redis.call("ZRANGE", key, rank, rank, "WITHSCORES")[2]) + window
+  end
+  due = math.max(due, edge)
 end
-if at > now then
-  return math.ceil(at - now)
+if due > now then
+  return math.ceil(due - now)
 end
-redis.call("ZADD", key, now, ARGV[4])
-redis.call("PEXPIRE", key, window + 60000)
+redis.call("ZADD", key, -now, ARGV[4])
+local from = now
+if now - due < spacing then from = due end
+local ttl = math.ceil(window + bound + 60000)
+redis.call("SET", KEYS[2], string.format("%.3f", from), "PX", ttl)
+redis.call("PEXPIRE", key, ttl)
 return 0
 `
 
-// KEYS[1] the bucket; ARGV[1] the member. Moves the reservation to now (Redis's clock) when that is later.
+// KEYS[1] the bucket; ARGV[1] the member. Records the answer's arrival (Redis's clock) for a slot in flight, or
+// moves a settled one to it when that is later.
 const settleScript = `
 local time = redis.call("TIME")
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -77,7 +97,15 @@ return 0
 
 interface RedisWithReserve extends Redis {
   bitgetSettle(key: string, member: string): Promise<number>
-  bitgetAcquire(key: string, limit: number, window: number, spacing: number, member: string): Promise<number>
+  bitgetAcquire(
+    key: string,
+    spacedFrom: string,
+    limit: number,
+    window: number,
+    spacing: number,
+    member: string,
+    inFlight: number
+  ): Promise<number>
 }
 
 /**
@@ -189,7 +217,7 @@ export const make = (options: Options): Effect.Effect<RateLimiterStore["Service"
           down = undefined
           runFork(recovered)
         })
-        client.defineCommand("bitgetAcquire", { numberOfKeys: 1, lua: acquireScript })
+        client.defineCommand("bitgetAcquire", { numberOfKeys: 2, lua: acquireScript })
         client.defineCommand("bitgetSettle", { numberOfKeys: 1, lua: settleScript })
         return client
       }),
@@ -246,12 +274,23 @@ export const make = (options: Options): Effect.Effect<RateLimiterStore["Service"
         Effect.tap(() => recovered)
       )
 
+    const inFlightMillis = Duration.toMillis(inFlightLimit)
     let sequence = 0
     const instance = `${process.pid}-${Math.random().toString(36).slice(2)}`
     const shared = RateLimiterStore.of({
       acquire: ({ key, limit, spacingMillis, windowMillis }) => {
         const ticket = `${instance}-${sequence++}`
-        return run(() => redis.bitgetAcquire(`${prefix}${key}`, limit, Math.ceil(windowMillis), spacingMillis, ticket))
+        return run(() =>
+          redis.bitgetAcquire(
+            `${prefix}${key}`,
+            `${prefix}${key}:spaced`,
+            limit,
+            Math.ceil(windowMillis),
+            spacingMillis,
+            ticket,
+            inFlightMillis
+          )
+        )
           .pipe(
             Effect.map((millis): Acquisition => (millis > 0 ? { _tag: "Wait", millis } : { _tag: "Granted", ticket }))
           )

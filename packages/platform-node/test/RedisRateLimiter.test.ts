@@ -1,7 +1,7 @@
 import * as RateLimiter from "@bitget-effect/core/RateLimiter"
 import { assert, describe, it } from "@effect/vitest"
 import type { LogLevel } from "effect"
-import { Duration, Effect, Logger, Metric } from "effect"
+import { Clock, Duration, Effect, Fiber, Logger, Metric } from "effect"
 import { Redis } from "ioredis"
 import { execFile, execFileSync, spawn } from "node:child_process"
 import type { Socket } from "node:net"
@@ -96,6 +96,10 @@ const symbols = {
   rateLimit: { limit: 5, window: "1 second", scope: "ip" }
 } as const
 
+/** Takes a slot of `symbols` and settles it at once, as a call answered in no time. */
+const call = (limiter: RateLimiter.Limiter) =>
+  Effect.flatMap(limiter.take(symbols, "shared"), (permit) => permit.settle)
+
 const fallbacks = Metric.withAttributes(RateLimiter.storeFallbacks, { store: "redis" })
 
 const worker = fileURLToPath(new URL("./fixtures/redisWorker.ts", import.meta.url))
@@ -142,6 +146,39 @@ describe("RedisRateLimiter", () => {
         assert.isAbove(a!.at(-1)! - a![0]!, 1000)
         assert.isAbove(b!.at(-1)! - b![0]!, 1000)
       }),
+    30_000
+  )
+
+  it.live.skipIf(!hasRedis && process.env.CI !== "true")(
+    "counts a slot as present while its call is on its way, and spaces grants from the latest grant",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const port = yield* redisServer
+        const store = yield* RedisRateLimiter.make({ host: "127.0.0.1", port })
+        const limiter = yield* RateLimiter.make({ margin: 0, smoothing: 1 }).pipe(
+          Effect.provideService(RateLimiter.RateLimiterStore, store)
+        )
+        const one = { ...symbols, name: "one", rateLimit: { limit: 1, window: "1 second", scope: "ip" } } as const
+        const permit = yield* limiter.take(one, "shared")
+        const next = yield* Effect.forkChild(Effect.andThen(limiter.take(one, "shared"), Clock.currentTimeMillis))
+        // a whole window after the grant the call has not been answered: the next one still waits
+        yield* Effect.sleep("1200 millis")
+        assert.isUndefined(next.pollUnsafe())
+        yield* permit.settle
+        const answered = yield* Clock.currentTimeMillis
+        // counted from the answer's arrival (Redis's clock and this one may differ by a millisecond or two)
+        assert.isAtLeast((yield* Fiber.join(next)) - answered, 990)
+        // 2 a second spaced evenly: 500 ms after the latest grant, however late the answer came
+        const two = { ...symbols, name: "two", rateLimit: { limit: 2, window: "1 second", scope: "ip" } } as const
+        const first = yield* limiter.take(two, "shared")
+        const granted = yield* Clock.currentTimeMillis
+        yield* Effect.sleep("300 millis")
+        yield* first.settle
+        yield* limiter.take(two, "shared")
+        const spaced = (yield* Clock.currentTimeMillis) - granted
+        assert.isAtLeast(spaced, 490)
+        assert.isBelow(spaced, 790, "spaced from the answer (800 ms), not the grant (500 ms)")
+      })),
     30_000
   )
 
@@ -207,7 +244,7 @@ describe("RedisRateLimiter", () => {
           )
           const grants: Array<number> = []
           for (let i = 0; i < 10; i++) {
-            yield* limiter.take(symbols, "shared")
+            yield* call(limiter)
             grants.push(Date.now())
           }
           return grants
@@ -235,12 +272,12 @@ describe("RedisRateLimiter", () => {
           const limiter = yield* RateLimiter.make({ margin: 0 }).pipe(
             Effect.provideService(RateLimiter.RateLimiterStore, store)
           )
-          yield* limiter.take(symbols, "shared") // Redis is down: limited in memory
+          yield* call(limiter) // Redis is down: limited in memory
           yield* redisServerOn(port)
           const before = (yield* Metric.value(fallbacks)).count
           // the client reconnects by itself, at most 2 s apart
           yield* Effect.sleep("2500 millis")
-          yield* limiter.take(symbols, "shared")
+          yield* call(limiter)
           assert.strictEqual((yield* Metric.value(fallbacks)).count, before)
           const check = new Redis({ host: "127.0.0.1", port, lazyConnect: true })
           const keys = yield* Effect.promise(() => check.keys("bitget:ratelimit:*").finally(() => check.disconnect()))
