@@ -1,164 +1,125 @@
 /**
  * Mixed-workload rate-limit benchmark: four endpoints driven in parallel
- * against the sandbox with its real limits, by bitget-effect and by ccxt (rate
- * limiter on), in one run. Prints achieved/allowed rate per endpoint and 429s.
+ * against the sandbox with its real limits, each under more pressure than its
+ * limit lets through, by worker processes on one API key. Prints, per
+ * endpoint and limiter, how close the calls came to the allowed rate and the
+ * 429s.
  *
- *   pnpm bench:limits            (BENCH_SECONDS=20 by default, after a 2 s warm-up)
+ *   pnpm bench:limits                                 ours and ccxt, one process each
+ *   pnpm bench:limits --processes 4                   ours, 4 processes sharing one Redis store
+ *   pnpm bench:limits --limiters ours,effect-window,effect-bucket --rounds 3
+ *
+ * Options: `--processes N` (default 1), `--limiters` (any of ours, effect-window,
+ * effect-bucket, ccxt; default ours,ccxt for one process, ours for several),
+ * `--store memory|redis` (default memory for one process, redis for several:
+ * a `redis-server` started on a free loopback port and stopped after),
+ * `--rounds R` (limiters interleaved R times, medians printed), `--seconds S`
+ * (or BENCH_SECONDS; 20 by default, after a 2 s warm-up).
  */
-import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
-import * as Credentials from "@bitget-effect/core/Credentials"
-import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
-import * as OpenInterestLimit from "@bitget-effect/core/OpenInterestLimit"
-import * as Symbols from "@bitget-effect/core/Symbols"
-import * as TaxRecords from "@bitget-effect/core/TaxRecords"
-import { BitgetNode } from "@bitget-effect/platform-node"
 import { Sandbox } from "@bitget-effect/sandbox"
-import ccxt from "ccxt"
-import { DateTime, Duration, Effect, Fiber, Stream } from "effect"
+import { Duration, Effect } from "effect"
+import { loadavg } from "node:os"
+import { parseArgs } from "node:util"
+import * as Figures from "./limits/Figures.js"
+import { redisServer, workers } from "./limits/Processes.js"
+import type { Limiter, Target } from "./limits/Workload.js"
+import { limiters, workloads } from "./limits/Workload.js"
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 20)
+const { values } = parseArgs({
+  options: {
+    processes: { type: "string", default: "1" },
+    limiters: { type: "string" },
+    store: { type: "string" },
+    rounds: { type: "string", default: "1" },
+    seconds: { type: "string", default: process.env.BENCH_SECONDS ?? "20" }
+  }
+})
+const processes = Number(values.processes)
+const rounds = Number(values.rounds)
+const seconds = Number(values.seconds)
 const warmUp = 2
+const store = values.store ?? (processes > 1 ? "redis" : "memory")
+const isLimiter = (name: string): name is Limiter => limiters.some((l) => l === name)
+const chosen = (values.limiters ?? (processes > 1 ? "ours" : "ours,ccxt")).split(",").filter(isLimiter)
 
-interface Workload {
-  readonly name: string
-  readonly route: string
-  readonly perSecond: number
-}
+/** One run of one limiter: its workers start together, and the log of the measured span is read. */
+const run = (sandbox: Sandbox.Sandbox.Service, limiter: Limiter, target: Target) =>
+  Effect.scoped(workers(processes, limiter, target, (go) =>
+    Effect.gen(function*() {
+      yield* sandbox.clearRequests
+      const start = yield* sandbox.serverTime
+      yield* go
+      // past the span by 2 s, so that its last calls have their successors a window later
+      yield* Effect.sleep(Duration.seconds(warmUp + seconds + 2))
+      const from = start + warmUp * 1000
+      return Figures.measure(yield* sandbox.requests, workloads, from, from + seconds * 1000)
+    })))
 
-const workloads: ReadonlyArray<Workload> = [
-  { name: "tax-record stream", route: "tax-records", perSecond: 1 },
-  { name: "futures history", route: "futures-history", perSecond: 10 },
-  { name: "symbols", route: "symbols", perSecond: 20 },
-  { name: "open interest limit", route: "open-interest-limit", perSecond: 5 }
-]
-
-interface Figures {
-  readonly achieved: ReadonlyMap<string, number>
-  readonly rejected: number
-}
-
-/** Counts answered requests per route in the measured span, and every 429. */
-const measure = (sandbox: Sandbox.Sandbox.Service, from: number) =>
-  Effect.map(sandbox.requests, (entries): Figures => {
-    const to = from + seconds * 1000
-    const achieved = new Map<string, number>()
-    for (const entry of entries) {
-      if (entry.route === undefined || entry.status !== 200 || entry.time < from || entry.time >= to) continue
-      achieved.set(entry.route, (achieved.get(entry.route) ?? 0) + 1)
-    }
-    return { achieved, rejected: entries.filter((e) => e.rateLimited).length }
-  })
-
-/** Runs `drive` for warm-up + measured seconds and measures the measured part. */
-const run = <E>(sandbox: Sandbox.Sandbox.Service, drive: Effect.Effect<void, E>) =>
-  Effect.gen(function*() {
-    yield* sandbox.clearRequests
-    const start = yield* sandbox.serverTime
-    const fiber = yield* Effect.forkChild(drive)
-    yield* Effect.sleep(Duration.seconds(warmUp + seconds))
-    yield* Fiber.interrupt(fiber)
-    return yield* measure(sandbox, start + warmUp * 1000)
-  })
-
-/** Keeps `width` callers busy on one call, forever. */
-const pressure = <A, E, R>(call: Effect.Effect<A, E, R>, width: number) =>
-  Effect.all(Array.from({ length: width }, () => Effect.forever(Effect.ignore(call))), {
-    concurrency: "unbounded",
-    discard: true
-  })
-
-const ours = (sandbox: Sandbox.Sandbox.Service) => {
-  const key = sandbox.credentials.hmac
-  const layer = BitgetNode.layer(
-    {
-      baseUrl: sandbox.url,
-      credentials: Credentials.hmac({ apiKey: key.apiKey, secret: key.secret, passphrase: key.passphrase })
-    } satisfies BitgetConfig.BitgetOptionsInput
-  )
-  return Effect.gen(function*() {
-    const now = yield* DateTime.now
-    const taxes = TaxRecords.stream({ startTime: DateTime.subtract(now, { days: 360 }), endTime: now }).pipe(
-      Stream.runDrain,
-      Effect.ignore,
-      Effect.forever
-    )
-    yield* Effect.all([
-      taxes,
-      pressure(FuturesHistory.ordersHistory({ productType: "USDT-FUTURES" }), 20),
-      pressure(Symbols.symbols(), 40),
-      pressure(OpenInterestLimit.openInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" }), 10)
-    ], { concurrency: "unbounded", discard: true })
-  }).pipe(Effect.provide(layer))
-}
-
-const sections = ["spot", "mix", "user", "p2p", "broker", "margin", "common", "tax", "convert", "copy", "earn", "uta"]
-
-const theirs = (sandbox: Sandbox.Sandbox.Service) =>
-  Effect.suspend(() => {
-    const key = sandbox.credentials.hmac
-    const exchange = new ccxt.bitget({
-      apiKey: key.apiKey,
-      secret: key.secret,
-      password: key.passphrase,
-      enableRateLimit: true,
-      urls: { api: Object.fromEntries(sections.map((section) => [section, sandbox.url])) },
-      options: { uta: false }
-    })
-    const call = (f: () => Promise<unknown>) => Effect.tryPromise(f)
-    const taxWalk = Effect.gen(function*() {
-      const end = Date.now()
-      let cursor: string | undefined
-      for (;;) {
-        const page = (yield* call(() =>
-          exchange.privateTaxGetV2TaxSpotRecord({
-            startTime: String(end - 29 * 86_400_000),
-            endTime: String(end),
-            limit: "500",
-            ...(cursor === undefined ? {} : { idLessThan: cursor })
-          })
-        )) as { data?: ReadonlyArray<{ id: string }> }
-        const last = page.data?.at(-1)
-        if (last === undefined) return
-        cursor = last.id
-      }
-    })
-    return Effect.all([
-      Effect.forever(Effect.ignore(taxWalk)),
-      pressure(call(() => exchange.privateMixGetV2MixOrderOrdersHistory({ productType: "USDT-FUTURES" })), 20),
-      pressure(call(() => exchange.publicSpotGetV2SpotPublicSymbols()), 40),
-      pressure(
-        call(() => exchange.privateUtaGetV3AccountOpenInterestLimit({ symbol: "BTCUSDT", category: "USDT-FUTURES" })),
-        10
-      )
-    ], { concurrency: "unbounded", discard: true })
-  })
-
-const utilization = (figures: Figures, workload: Workload) =>
-  (figures.achieved.get(workload.route) ?? 0) / (workload.perSecond * seconds)
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ")
 
 const program = Effect.scoped(Effect.gen(function*() {
-  const sandbox = yield* Sandbox.make({ sizes: { taxRecords: 200_000, futuresOrders: 50_000 } })
+  if (chosen.length === 0 || !(processes >= 1) || !(rounds >= 1) || !(seconds > 0)) {
+    return yield* Effect.fail(new Error(`bad arguments: ${JSON.stringify(values)}`))
+  }
+  const sandbox = yield* Sandbox.make({ sizes: { taxRecords: 200_000, futuresOrders: 50_000 }, logCapacity: 200_000 })
+  const redis = store === "redis" ? yield* redisServer : undefined
+  const key = sandbox.credentials.hmac
+  const target = (name: string): Target => ({
+    url: sandbox.url,
+    apiKey: key.apiKey,
+    secret: key.secret,
+    passphrase: key.passphrase,
+    ...(redis === undefined ? {} : { redis: { port: redis, prefix: `bench:${name}:` } })
+  })
+  const where = processes === 1 ? "1 process" : `${processes} processes`
+  const shared = redis === undefined ? "each process limits alone" : `sharing redis-server on port ${redis}`
   yield* Effect.sync(() =>
-    console.log(`sandbox ${sandbox.url}, limits on; ${warmUp} s warm-up, ${seconds} s measured per client\n`)
+    console.log(
+      `sandbox ${sandbox.url}, limits on; ${where} on one API key, ${shared}; ${warmUp} s warm-up, ${seconds} s ` +
+        `measured per run, ${rounds} round(s); load average ${load()}`
+    )
   )
-  const a = yield* run(sandbox, ours(sandbox))
-  const b = yield* run(sandbox, theirs(sandbox))
+  const runs = new Map<Limiter, Array<Figures.Figures>>()
+  for (let round = 0; round < rounds; round++) {
+    for (const limiter of chosen) {
+      const figures = yield* run(sandbox, limiter, target(`${round}:${limiter}`))
+      runs.set(limiter, [...(runs.get(limiter) ?? []), figures])
+      yield* Effect.sync(() =>
+        console.log(
+          `  round ${round + 1} ${limiter}: min ${Figures.lowest(figures, "spaced").toFixed(3)} spaced, ` +
+            `${Figures.lowest(figures, "counted").toFixed(3)} counted, ${Figures.rejected(figures)} x 429` +
+            `; load average ${load()}`
+        )
+      )
+    }
+  }
+  const medians = chosen.map((limiter) => [limiter, Figures.median(runs.get(limiter) ?? [], workloads)] as const)
   const pad = (text: string, width: number) => text.padEnd(width)
-  const cell = (figures: Figures, w: Workload) => {
-    const u = utilization(figures, w)
-    return `${u.toFixed(3)} (${((figures.achieved.get(w.route) ?? 0) / seconds).toFixed(2)}/s)`
+  const cell = (figures: Figures.Figures, route: string) => {
+    const row = figures.get(route)
+    return row === undefined
+      ? ""
+      : `${row.spaced.toFixed(3)} (${row.perSecond.toFixed(2)}/s, ${row.counted.toFixed(3)})`
   }
   const lines = [
-    `${pad("endpoint", 22)}${pad("allowed", 10)}${pad("bitget-effect", 20)}ccxt (rate limiter on)`,
-    ...workloads.map((w) => `${pad(w.name, 22)}${pad(`${w.perSecond}/s`, 10)}${pad(cell(a, w), 20)}${cell(b, w)}`),
-    `${pad("429s", 32)}${pad(String(a.rejected), 20)}${b.rejected}`,
     "",
-    `ccxt: mixed-workload: min-utilization=${
-      Math.min(...workloads.map((w) => utilization(b, w))).toFixed(3)
-    } 429s=${b.rejected}`,
-    `mixed-workload: min-utilization=${
-      Math.min(...workloads.map((w) => utilization(a, w))).toFixed(3)
-    } 429s=${a.rejected}`
+    `spaced = allowed rate / rate kept between each call and the one a limit later (1 = every window full);`,
+    `in brackets: calls answered per second in the span, and that over the allowed rate (counted)${
+      rounds > 1 ? `; medians of ${rounds} rounds, 429s summed` : ""
+    }`,
+    "",
+    `${pad("endpoint", 22)}${pad("allowed", 10)}${medians.map(([limiter]) => pad(limiter, 28)).join("")}`,
+    ...workloads.map((w) =>
+      `${pad(w.name, 22)}${pad(`${w.endpoint.rateLimit.limit}/s`, 10)}${
+        medians.map(([, figures]) => pad(cell(figures, w.route), 28)).join("")
+      }`
+    ),
+    `${pad("429s", 32)}${medians.map(([, figures]) => pad(String(Figures.rejected(figures)), 28)).join("")}`,
+    "",
+    ...medians.map(([limiter, figures]) =>
+      `mixed-workload[${limiter}, ${where}]: min-utilization=${Figures.lowest(figures, "spaced").toFixed(3)} ` +
+      `(counted ${Figures.lowest(figures, "counted").toFixed(3)}) 429s=${Figures.rejected(figures)}`
+    )
   ]
   yield* Effect.sync(() => console.log(lines.join("\n")))
 }))
