@@ -18,7 +18,7 @@ program.pipe(
     rateLimit: {
       overrides: { "tax.spotRecords": { limit: 2, window: "1 second" } }, // another tier
       maxWait: "5 seconds", // else RateLimitWaitExceeded
-      margin: "10 millis",
+      margin: "2 millis",
       smoothing: 0.5
     },
     retry: { maxAttempts: 3, baseDelay: "250 millis", endpoints: { "spot.fundNetFlow": { maxAttempts: 5 } } }
