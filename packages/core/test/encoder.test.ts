@@ -28,6 +28,7 @@ import * as Schemas from "../src/Schemas.js"
 import * as Symbols from "../src/Symbols.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import * as TradeRates from "../src/TradeRates.js"
+import { constantFrom, integer, nat, oneOf } from "./arbitraries.js"
 
 const seed = Number(process.env.PROPERTY_SEED ?? 20_251_125)
 const runs = Number(process.env.PROPERTY_RUNS ?? 300)
@@ -38,21 +39,6 @@ const params = (count = runs) => ({ timeout: 60_000, arbitrary: { seed, runs: co
 // ---------------------------------------------------------------------------
 // Generators
 // ---------------------------------------------------------------------------
-
-/** Integers from `minimum` to `maximum`, inclusive. */
-const integer = (minimum: number, maximum: number): Arbitrary.Arbitrary<number> =>
-  Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum, maximum })))
-
-/** A natural number below 2^31. */
-const nat = integer(0, 2 ** 31 - 1)
-
-/** One of the given values (shrinking towards the first). */
-const constantFrom = <A>(values: ReadonlyArray<A>): Arbitrary.Arbitrary<A> =>
-  Arbitrary.map(integer(0, values.length - 1), (index) => values[index] as A)
-
-/** A value of one of the given generators, each as likely (shrinking towards the first). */
-const oneOf = <A>(...arbitraries: ReadonlyArray<Arbitrary.Arbitrary<A>>): Arbitrary.Arbitrary<A> =>
-  Arbitrary.flatMap(integer(0, arbitraries.length - 1), (index) => arbitraries[index] as Arbitrary.Arbitrary<A>)
 
 /** The largest distance from 1970 a `DateTime` holds, in milliseconds. */
 const maxMillis = 8.64e15
