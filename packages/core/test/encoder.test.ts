@@ -29,6 +29,7 @@ import * as Symbols from "../src/Symbols.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import * as TradeRates from "../src/TradeRates.js"
 import { constantFrom, integer, nat, oneOf } from "./arbitraries.js"
+import { brief, keyOrder } from "./compare.js"
 
 const seed = Number(process.env.PROPERTY_SEED ?? 20_251_125)
 const runs = Number(process.env.PROPERTY_RUNS ?? 300)
@@ -286,31 +287,6 @@ const mutate = (value: unknown, m: Mutation): unknown => {
 // ---------------------------------------------------------------------------
 // The checks
 // ---------------------------------------------------------------------------
-
-/** A short, safe description of a value for failure messages. */
-const brief = (value: unknown): string => {
-  let text: string
-  try {
-    text = JSON.stringify(value, (_, inner) => typeof inner === "bigint" ? `${inner}n` : inner) ?? String(value)
-  } catch {
-    text = String(value)
-  }
-  return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text
-}
-
-/** Where two encoded values list their keys in a different order (`undefined` when none does). */
-const keyOrder = (a: unknown, b: unknown, path = "$"): string | undefined => {
-  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) return undefined
-  const keys = Object.keys(a)
-  if (keys.join("\u0000") !== Object.keys(b).join("\u0000")) {
-    return `${path}: ${brief(keys)} vs ${brief(Object.keys(b))}`
-  }
-  for (const key of keys) {
-    const found = keyOrder(Reflect.get(a, key), Reflect.get(b, key), `${path}.${key}`)
-    if (found !== undefined) return found
-  }
-  return undefined
-}
 
 /**
  * Holds the compiled encoder (structs generated and interpreted) and

@@ -29,6 +29,7 @@ import * as Symbols from "../src/Symbols.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import * as TradeRates from "../src/TradeRates.js"
 import { constantFrom, integer, nat, oneOf } from "./arbitraries.js"
+import { brief, keyOrder } from "./compare.js"
 
 const seed = Number(process.env.PROPERTY_SEED ?? 20_250_611)
 const runs = Number(process.env.PROPERTY_RUNS ?? 300)
@@ -121,17 +122,6 @@ const deepNest = (depth: number, shape: "array" | "object"): unknown => {
   let value: unknown = shape === "array" ? [] : {}
   for (let i = 0; i < depth; i++) value = shape === "array" ? [value] : { a: value }
   return value
-}
-
-/** A short, safe description of a value for failure messages (never recursive, never huge). */
-const brief = (value: unknown, limit = 300): string => {
-  let text: string
-  try {
-    text = JSON.stringify(value) ?? String(value)
-  } catch (error) {
-    text = `<unprintable: ${error instanceof Error ? error.message : String(error)}>`
-  }
-  return text.length > limit ? `${text.slice(0, limit)}… (${text.length} chars)` : text
 }
 
 const thrown = (error: unknown): string =>
@@ -344,24 +334,6 @@ const decodeSafely = <A, I>(
     }
   }
   return result
-}
-
-/** Where two decoded values list their keys in a different order (`undefined` when none does). */
-const keyOrder = (a: unknown, b: unknown, path = "$"): string | undefined => {
-  if (Option.isOption(a) && Option.isOption(b)) {
-    return Option.isSome(a) && Option.isSome(b) ? keyOrder(a.value, b.value, `${path}.value`) : undefined
-  }
-  if (typeof a !== "object" || a === null || typeof b !== "object" || b === null) return undefined
-  if (BigDecimal.isBigDecimal(a) || DateTime.isDateTime(a)) return undefined
-  const keys = Object.keys(a)
-  if (keys.join("\u0000") !== Object.keys(b).join("\u0000")) {
-    return `${path}: ${brief(keys)} vs ${brief(Object.keys(b))}`
-  }
-  for (const key of keys) {
-    const found = keyOrder(Reflect.get(a, key), Reflect.get(b, key), `${path}.${key}`)
-    if (found !== undefined) return found
-  }
-  return undefined
 }
 
 /**
