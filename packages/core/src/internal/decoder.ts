@@ -228,8 +228,8 @@ const interpreted = (
 
 /**
  * A struct whose objects have the given prototype (a class's, for its
- * instances): generated where the compiler generates code and the struct
- * allows it, else interpreted. A required property that decodes to nothing
+ * instances): generated where the compiler generates code, the struct allows
+ * it and the runtime builds the code at that moment, else interpreted. A required property that decodes to nothing
  * bails (Schema reports it missing).
  */
 const objects = (ast: SchemaAST.Objects, compile: Compile, prototype: object = Object.prototype): Fast | undefined => {
@@ -242,9 +242,14 @@ const objects = (ast: SchemaAST.Objects, compile: Compile, prototype: object = O
   const fields = ast.propertySignatures.map((ps) => compile(ps.type))
   const indexed = ast.indexSignatures.map((is) => compile(is.type))
   if (!all(fields) || !all(indexed)) return undefined
-  return compile.generates && generable(ast)
-    ? generated(ast, fields, prototype)
-    : interpreted(ast, fields, indexed, prototype)
+  if (compile.generates && generable(ast)) {
+    try {
+      return generated(ast, fields, prototype)
+    } catch {
+      // code generation refused here: workerd allows it while a module loads, not while it answers a request
+    }
+  }
+  return interpreted(ast, fields, indexed, prototype)
 }
 
 /** An array (any number of one element type) or a tuple of required elements. */
@@ -432,25 +437,14 @@ const makeCompiler = (generates: boolean, encodes: boolean): Compile => {
   return compiler
 }
 
-/** `true` where the runtime builds functions from text; workerd (and a strict Content-Security-Policy) refuse it. */
-const generationAllowed = (): boolean => {
-  try {
-    return new Function("return true")() === true
-  } catch {
-    return false
-  }
-}
-
 const compilers = new Map<string, Compile>()
-
-let allowed: boolean | undefined
 
 /**
  * The compiler of decoders, or (`encodes`) of encoders from flipped ASTs,
  * each built once; structs are generated where the runtime allows it, unless
  * `generates` says otherwise (tests hold both to Schema).
  */
-export const compilerOf = (encodes: boolean, generates: boolean = (allowed ??= generationAllowed())): Compile => {
+export const compilerOf = (encodes: boolean, generates = true): Compile => {
   const key = `${encodes}:${generates}`
   const known = compilers.get(key)
   if (known !== undefined) return known
