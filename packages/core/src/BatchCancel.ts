@@ -14,6 +14,7 @@ import type { BitgetError, BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import { requestError } from "./internal/envelope.js"
+import { withoutLeadingZeros } from "./internal/ids.js"
 import { ClientOid, Filter, ListOrEmpty, Maybe, NumericId } from "./Schemas.js"
 
 /**
@@ -78,9 +79,6 @@ export type IdentifierKind = "orderId" | "clientOid"
  */
 export const identifierKind = (order: OrderRef): IdentifierKind => order.orderId !== undefined ? "orderId" : "clientOid"
 
-/** Leading zeros of a numeric id, all but the last digit. */
-const leadingZeros = /^0+(?=\d)/
-
 /**
  * How the orders of one batch (all named by one kind) are told apart: order
  * ids as integers (leading zeros dropped), client order ids verbatim.
@@ -89,7 +87,7 @@ const referenceKey = (kind: IdentifierKind, value: string | undefined): string |
   value === undefined || value === ""
     ? undefined
     : kind === "orderId" && value.startsWith("0") && /^\d+$/.test(value)
-    ? value.replace(leadingZeros, "")
+    ? withoutLeadingZeros(value)
     : value
 
 const checkBatch = (

@@ -18,6 +18,7 @@ import * as SchemaIssue from "effect/SchemaIssue"
 import type * as Types from "effect/Types"
 import type { FastDecodeBuild } from "./internal/decoder.js"
 import { absent, bail, leaf, refuse, withFastDecode } from "./internal/decoder.js"
+import { withoutLeadingZeros } from "./internal/ids.js"
 
 /** A decimal in normal form: its sign, its digits without the sign, and its scale. */
 const parts = (value: BigDecimal.BigDecimal) => {
@@ -569,8 +570,6 @@ export const NumericId = Schema.String.check(
   Schema.isPattern(/^\d{1,30}$/, { message: "must be a numeric id (digits only)", identifier: "NumericId" })
 )
 
-const leadingZeros = /^0+(?=.)/
-
 /**
  * Orders numeric ids by value, never lexically (`"9"` before `"10"`): by
  * length once leading zeros are dropped, then digit by digit. Total: text
@@ -580,8 +579,8 @@ const leadingZeros = /^0+(?=.)/
  * @category ids
  */
 export const IdOrder: Order.Order<string> = Order.make((self, that) => {
-  const a = self.replace(leadingZeros, "")
-  const b = that.replace(leadingZeros, "")
+  const a = withoutLeadingZeros(self)
+  const b = withoutLeadingZeros(that)
   return a.length !== b.length ? (a.length < b.length ? -1 : 1) : a === b ? 0 : a < b ? -1 : 1
 })
 
