@@ -7,12 +7,12 @@
  * @since 0.1.0
  */
 import type { ProductType } from "./Account.js"
-import * as Futures from "./internal/futures.js"
-import { openInterestLimit, tradeRate } from "./internal/market.js"
-import * as P2p from "./internal/p2p.js"
-import * as Tax from "./internal/tax.js"
-import * as Timeline from "./internal/timeline.js"
-import { World } from "./internal/world.js"
+import * as Futures from "./internal/data/futures.js"
+import { openInterestLimit, tradeRate } from "./internal/data/market.js"
+import * as P2p from "./internal/data/p2p.js"
+import * as Tax from "./internal/data/tax.js"
+import * as Timeline from "./internal/data/timeline.js"
+import { World } from "./internal/data/world.js"
 import type { Sizes } from "./Sizes.js"
 
 /**
@@ -117,11 +117,12 @@ const inRange = <A>(timeline: Timeline.Timeline, range: Range, record: (i: numbe
  * @example
  * ```ts
  * import { Dataset, DemoKey, Sizes } from "@bitget-effect/sandbox"
+ * import { Duration } from "effect"
  *
  * // What a sandbox started with `seed: 1` and this anchor serves, without a server.
  * const anchor = Date.UTC(2025, 0, 1)
  * const data = Dataset.make({ seed: 1, anchor, sizes: Sizes.defaultSizes })
- * const lastWeek = data.taxRecords(DemoKey.hmac.apiKey, { start: anchor - 7 * 86_400_000, end: anchor })
+ * const lastWeek = data.taxRecords(DemoKey.hmac.apiKey, { start: anchor - Duration.toMillis("7 days"), end: anchor })
  * assert.strictEqual(data.symbols.length, 400)
  * assert.strictEqual(lastWeek.length, 249) // the same seed and anchor always hold the same records
  *

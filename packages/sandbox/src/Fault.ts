@@ -23,7 +23,9 @@
  *
  * @since 0.1.0
  */
-import { Data, Duration, Result } from "effect"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Result from "effect/Result"
 import type { RouteName } from "./Route.js"
 import * as Route from "./Route.js"
 

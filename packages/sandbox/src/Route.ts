@@ -1,37 +1,13 @@
 /**
  * The routes the sandbox serves: the operations of the spec plus the
- * server-time endpoint, with their access rule and frequency limit. Faults are
- * aimed at routes by name (`"tax-records"`) or by path.
+ * server-time endpoint, with their access rule, frequency limit and bounds
+ * (time range, page size, closed value sets). Faults are aimed at routes by
+ * name (`"tax-records"`) or by path.
  *
  * @since 0.1.0
  */
-import type { Definition } from "./internal/route.js"
-import * as BatchCancel from "./routes/batch-cancel.js"
-import * as FundNetFlow from "./routes/fund-net-flow.js"
-import * as FuturesHistory from "./routes/futures-history.js"
-import * as OpenInterestLimit from "./routes/open-interest-limit.js"
-import * as P2pOrders from "./routes/p2p-orders.js"
-import * as PlacePosTpsl from "./routes/place-pos-tpsl.js"
-import * as RpiOrderbook from "./routes/rpi-orderbook.js"
-import * as Symbols from "./routes/symbols.js"
-import * as TaxRecords from "./routes/tax-records.js"
-import * as Time from "./routes/time.js"
-import * as TradeRate from "./routes/trade-rate.js"
-
-// one module per route (its entry, parameter checks and operation), in the order of the spec
-const table = [
-  Time.route,
-  BatchCancel.route,
-  Symbols.route,
-  P2pOrders.route,
-  PlacePosTpsl.route,
-  TradeRate.route,
-  FundNetFlow.route,
-  TaxRecords.route,
-  OpenInterestLimit.route,
-  RpiOrderbook.route,
-  FuturesHistory.route
-] as const
+import type { Definition } from "./internal/route/define.js"
+import { table } from "./routes/table.js"
 
 /**
  * The short name of a route, e.g. `"tax-records"` (`routes` lists them all).
@@ -60,6 +36,21 @@ export type Access = "public" | "signed" | "identified"
 export type LimitScope = "uid" | "ip"
 
 /**
+ * What a route accepts, as the sandbox checks it: the longest time range
+ * (`startTime` to `endTime`, in days), the largest `limit`, and the closed
+ * value sets of its parameters by field name (for tax records, `taxType`: the
+ * tax types the sandbox knows). Each route's checks read these very values.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Bounds {
+  readonly windowDays?: number
+  readonly pageSize?: number
+  readonly enums?: { readonly [field: string]: ReadonlyArray<string> }
+}
+
+/**
  * One served route.
  *
  * @since 0.1.0
@@ -73,15 +64,12 @@ export interface RouteInfo {
   /** Calls allowed per rolling second, before `limitScale`. */
   readonly perSecond: number
   readonly scope: LimitScope
+  /** What the route accepts; absent when it takes no range, `limit` or closed set. */
+  readonly bounds?: Bounds
 }
 
-/**
- * Every route with its operation, for the server; each route's entry is
- * checked against `RouteInfo` here.
- *
- * @internal
- */
-export const definitions: ReadonlyArray<Definition<RouteInfo>> = table
+// each route's entry is checked against `RouteInfo` here
+const definitions: ReadonlyArray<Definition<RouteInfo>> = table
 
 /**
  * Every route, in the order of the spec (server time first).

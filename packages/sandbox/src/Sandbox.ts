@@ -7,22 +7,27 @@
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Clock, Context, Effect, Layer } from "effect"
-import type { Scope } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import * as Layer from "effect/Layer"
 import { NetAddress } from "effect/net"
+import type * as Scope from "effect/Scope"
 import { createServer } from "node:http"
 import type { PlanOrder, Position, SpotOrder } from "./Account.js"
 import type { DemoCredentials } from "./DemoKey.js"
 import * as DemoKey from "./DemoKey.js"
 import type * as Fault from "./Fault.js"
-import { verifier } from "./internal/auth.js"
-import { routes } from "./internal/server.js"
-import { State } from "./internal/state.js"
-import { World } from "./internal/world.js"
+import { MINUTE } from "./internal/data/time.js"
+import { World } from "./internal/data/world.js"
 import type * as RequestLog from "./RequestLog.js"
 import * as Route from "./Route.js"
 import { SandboxError } from "./SandboxError.js"
+import type { Verifier } from "./server/auth.js"
+import { verifier } from "./server/auth.js"
+import { routes } from "./server/router.js"
+import { State } from "./server/state.js"
 import type { Sizes } from "./Sizes.js"
 import { defaultSizes } from "./Sizes.js"
 
@@ -152,6 +157,96 @@ const validate = (options: Options, sizes: Sizes): Effect.Effect<void, SandboxEr
     : Effect.fail(new SandboxError({ reason: "Options", description: problems.join("; ") }))
 }
 
+/** The demo keys: the fixed HMAC keys and the RSA key (from the given PEM, or generated). */
+const demoCredentials = (rsaPrivateKeyPem: string | undefined): Effect.Effect<DemoCredentials, SandboxError> =>
+  DemoKey.makeRsa(rsaPrivateKeyPem).pipe(
+    Effect.catchDefect(() =>
+      Effect.fail(new SandboxError({ reason: "Key", description: "the RSA private key is not a readable PEM key" }))
+    ),
+    Effect.map((rsa) => ({ hmac: DemoKey.hmac, rsa, marketMaker: DemoKey.marketMaker }))
+  )
+
+/** The mutable state of a new sandbox, with what `reset` restores. */
+const makeState = (options: Options, world: World, keys: ReadonlyArray<DemoKey.DemoKey>): State =>
+  new State(
+    world,
+    keys,
+    {
+      faults: options.faults ?? [],
+      clockOffset: options.clockOffset ?? 0,
+      limits: options.limits ?? true,
+      limitScale: options.limitScale ?? 1
+    },
+    {
+      openOrders: world.sizes.openOrders,
+      logCapacity: Math.max(1, options.logCapacity ?? 10_000),
+      ipCeilingPerMinute: options.ipCeilingPerMinute ?? Route.ipCeilingPerMinute,
+      rpiOpen: options.rpiOpen ?? false,
+      taxTimestampPaging: options.taxTimestampPaging ?? false
+    }
+  )
+
+/** Serves the routes on a Node HTTP server in the current scope; its base URL and port. */
+const listen = (
+  options: Options,
+  state: State,
+  verifiers: ReadonlyMap<string, Verifier>
+): Effect.Effect<{ readonly href: string; readonly port: number }, SandboxError, Scope.Scope> => {
+  const served = HttpRouter.serve(routes(state, verifiers), { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(
+      NodeHttpServer.layerServer(() => createServer({ keepAliveTimeout: 5_000 }), {
+        port: options.port ?? 0,
+        host: options.host ?? "127.0.0.1"
+      })
+    ),
+    // requests keep real time (delays), also in a sandbox started under a TestClock
+    Layer.provide(Layer.succeed(Clock.Clock, liveClock))
+  )
+  return Layer.build(served).pipe(
+    Effect.mapError((error) =>
+      new SandboxError({
+        reason: "Serve",
+        description: String(error.cause instanceof Error ? error.cause.message : error.cause)
+      })
+    ),
+    Effect.map((context) => {
+      const address = Context.get(context, HttpServer.HttpServer).address
+      const port = address._tag === "UnixPathAddress" ? 0 : address.port
+      const host = address._tag === "UnixPathAddress" ? "127.0.0.1" : NetAddress.formatHost(address)
+      return { href: `http://${host.includes(":") ? `[${host}]` : host}:${port}`, port }
+    })
+  )
+}
+
+/** The controls of a running sandbox, over its state. */
+const controls = (
+  state: State
+): Omit<Sandbox.Service, "url" | "port" | "seed" | "anchor" | "sizes" | "credentials"> => ({
+  inject: (target, fault, options) => Effect.sync(() => state.inject({ target, fault, times: options?.times ?? 1 })),
+  clearFaults: (target) => Effect.sync(() => state.clearFaults(target)),
+  pendingFaults: Effect.sync(() => state.pendingFaults()),
+  setClockOffset: (millis) =>
+    Effect.sync(() => {
+      state.clockOffset = millis
+    }),
+  serverTime: Effect.sync(() => state.now()),
+  setLimits: (settings) =>
+    Effect.sync(() => {
+      if (settings.enabled !== undefined) state.limits = settings.enabled
+      if (settings.scale !== undefined && Number.isFinite(settings.scale) && settings.scale > 0) {
+        state.limitScale = settings.scale
+      }
+      state.limiter.clear()
+    }),
+  requests: Effect.sync(() => state.log()),
+  clearRequests: Effect.sync(() => state.clearLog()),
+  stats: Effect.sync(() => state.stats()),
+  openOrders: (apiKey) => Effect.sync(() => [...state.account(apiKey).orders.values()]),
+  positions: (apiKey) => Effect.sync(() => state.account(apiKey).positions),
+  plans: (apiKey) => Effect.sync(() => state.account(apiKey).plans.slice()),
+  reset: Effect.sync(() => state.reset())
+})
+
 /**
  * Starts a sandbox in the current scope; closing the scope stops it.
  *
@@ -181,86 +276,12 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
     const sizes: Sizes = { ...defaultSizes, ...options.sizes }
     yield* validate(options, sizes)
     const seed = options.seed ?? 1
-    const anchor = options.anchor ?? Math.floor(Date.now() / 60_000) * 60_000
-    const rsa = yield* DemoKey.makeRsa(options.rsaPrivateKeyPem).pipe(
-      Effect.catchDefect(() =>
-        Effect.fail(new SandboxError({ reason: "Key", description: "the RSA private key is not a readable PEM key" }))
-      )
-    )
-    const credentials: DemoCredentials = { hmac: DemoKey.hmac, rsa, marketMaker: DemoKey.marketMaker }
+    const anchor = options.anchor ?? Math.floor(Date.now() / MINUTE) * MINUTE
+    const credentials = yield* demoCredentials(options.rsaPrivateKeyPem)
     const keys = DemoKey.toArray(credentials)
-    const verifiers = new Map(keys.map((key) => [key.apiKey, verifier(key)]))
-    const world = new World(seed, anchor, sizes)
-    const state = new State(
-      world,
-      keys,
-      {
-        faults: options.faults ?? [],
-        clockOffset: options.clockOffset ?? 0,
-        limits: options.limits ?? true,
-        limitScale: options.limitScale ?? 1
-      },
-      {
-        openOrders: sizes.openOrders,
-        logCapacity: Math.max(1, options.logCapacity ?? 10_000),
-        ipCeilingPerMinute: options.ipCeilingPerMinute ?? Route.ipCeilingPerMinute,
-        rpiOpen: options.rpiOpen ?? false,
-        taxTimestampPaging: options.taxTimestampPaging ?? false
-      }
-    )
-    const served = HttpRouter.serve(routes(state, verifiers), { disableLogger: true, disableListenLog: true }).pipe(
-      Layer.provideMerge(
-        NodeHttpServer.layerServer(() => createServer({ keepAliveTimeout: 5_000 }), {
-          port: options.port ?? 0,
-          host: options.host ?? "127.0.0.1"
-        })
-      ),
-      // requests keep real time (delays), also in a sandbox started under a TestClock
-      Layer.provide(Layer.succeed(Clock.Clock, liveClock))
-    )
-    const context = yield* Layer.build(served).pipe(
-      Effect.mapError((error) =>
-        new SandboxError({
-          reason: "Serve",
-          description: String(error.cause instanceof Error ? error.cause.message : error.cause)
-        })
-      )
-    )
-    const address = Context.get(context, HttpServer.HttpServer).address
-    const port = address._tag === "UnixPathAddress" ? 0 : address.port
-    const host = address._tag === "UnixPathAddress" ? "127.0.0.1" : NetAddress.formatHost(address)
-    return Sandbox.of({
-      url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-      port,
-      seed,
-      anchor,
-      sizes,
-      credentials,
-      inject: (target, fault, injectOptions) =>
-        Effect.sync(() => state.inject({ target, fault, times: injectOptions?.times ?? 1 })),
-      clearFaults: (target) => Effect.sync(() => state.clearFaults(target)),
-      pendingFaults: Effect.sync(() => state.pendingFaults()),
-      setClockOffset: (millis) =>
-        Effect.sync(() => {
-          state.clockOffset = millis
-        }),
-      serverTime: Effect.sync(() => state.now()),
-      setLimits: (settings) =>
-        Effect.sync(() => {
-          if (settings.enabled !== undefined) state.limits = settings.enabled
-          if (settings.scale !== undefined && Number.isFinite(settings.scale) && settings.scale > 0) {
-            state.limitScale = settings.scale
-          }
-          state.limiter.clear()
-        }),
-      requests: Effect.sync(() => state.log()),
-      clearRequests: Effect.sync(() => state.clearLog()),
-      stats: Effect.sync(() => state.stats()),
-      openOrders: (apiKey) => Effect.sync(() => [...state.account(apiKey).orders.values()]),
-      positions: (apiKey) => Effect.sync(() => state.account(apiKey).positions),
-      plans: (apiKey) => Effect.sync(() => state.account(apiKey).plans.slice()),
-      reset: Effect.sync(() => state.reset())
-    })
+    const state = makeState(options, new World(seed, anchor, sizes), keys)
+    const url = yield* listen(options, state, new Map(keys.map((key) => [key.apiKey, verifier(key)])))
+    return Sandbox.of({ url: url.href, port: url.port, seed, anchor, sizes, credentials, ...controls(state) })
   })
 
 /**

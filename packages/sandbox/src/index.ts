@@ -40,7 +40,7 @@ export * as Fault from "./Fault.js"
 export * as RequestLog from "./RequestLog.js"
 
 /**
- * The routes the sandbox serves, with their access rule and frequency limit.
+ * The routes the sandbox serves, with their access rule, frequency limit and bounds.
  *
  * @since 0.1.0
  */

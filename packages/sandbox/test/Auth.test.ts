@@ -2,7 +2,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import * as Sandbox from "../src/Sandbox.js"
-import { code, data, paths, publicGet, send, signedGet, signedPost } from "./support.js"
+import { code, data, DAY, paths, publicGet, send, signedGet, signedPost } from "./support.js"
 
 describe("authentication", () => {
   layer(Sandbox.layer({ limits: false }))((it) => {
@@ -97,7 +97,7 @@ describe("authentication", () => {
           const params = [
             ["coin", "币安人生"],
             ["endTime", String(now)],
-            ["startTime", String(now - 86_400_000)]
+            ["startTime", String(now - DAY)]
           ] as const
           const raw = yield* signedGet(sandbox, key, paths.tax, params)
           assert.strictEqual(code(raw), "00000")

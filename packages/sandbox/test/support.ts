@@ -150,5 +150,5 @@ export const paths = {
   futures: "/api/v2/mix/order/orders-history"
 } as const
 
-/** Milliseconds in a day. */
-export const DAY = 86_400_000
+/** Milliseconds in a day (the sandbox's own constant). */
+export { DAY } from "../src/internal/data/time.js"

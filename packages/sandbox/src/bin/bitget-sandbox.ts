@@ -7,7 +7,11 @@
  * private key is printed or written only on request.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Effect, Exit, Result, Runtime } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Result from "effect/Result"
+import * as Runtime from "effect/Runtime"
 import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import * as DemoKey from "../DemoKey.js"

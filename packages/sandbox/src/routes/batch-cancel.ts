@@ -1,11 +1,94 @@
 /**
  * `POST /api/v2/spot/trade/batch-cancel-order`: cancels open spot orders of
- * the caller's account (see `internal/accounts.ts`).
+ * the caller's account, at most 50 at once; all items failing answers a
+ * top-level 43001.
  *
  * @internal
  */
-import * as Accounts from "../internal/accounts.js"
-import { apiKeyOf, define } from "../internal/route.js"
+import * as Predicate from "effect/Predicate"
+import * as Result from "effect/Result"
+import type { SpotOrder } from "../Account.js"
+import type { AccountState } from "../internal/data/accounts.js"
+import { sameSymbol } from "../internal/route/checks.js"
+import { apiKeyOf, define } from "../internal/route/define.js"
+import type { ApiFailure } from "../internal/route/params.js"
+import * as Params from "../internal/route/params.js"
+
+const bounds = { enums: { batchMode: ["single", "multiple"] } } as const
+
+/** The most orders one call may cancel. */
+const MAX_ORDERS = 50
+
+const notFound = "The order does not exist"
+
+/** One order to cancel: by id or client id, on a symbol. */
+interface Item {
+  readonly orderId: string | undefined
+  readonly clientOid: string | undefined
+  readonly symbol: string
+}
+
+/** The orders a body names, checked in the exchange's order. */
+const readItems = (body: Readonly<Record<string, unknown>>): Result.Result<ReadonlyArray<Item>, ApiFailure> =>
+  Result.gen(function*() {
+    const list = body.orderList
+    if (list === undefined || list === null) return yield* Result.fail(Params.missing("orderList"))
+    if (!Array.isArray(list)) return yield* Result.fail(Params.invalid("orderList"))
+    if (list.length === 0) return yield* Result.fail(Params.missing("orderList"))
+    if (list.length > MAX_ORDERS) {
+      return yield* Result.fail(Params.failure("40912", `single cancel cannot exceed ${MAX_ORDERS}`))
+    }
+    const batchMode = yield* Params.field(body, "batchMode")
+    const mode = (yield* Params.optionalOneOf("batchMode", batchMode, bounds.enums.batchMode)) ?? "single"
+    const topSymbol = yield* Params.field(body, "symbol")
+    if (mode === "single" && topSymbol === undefined) return yield* Result.fail(Params.missing("symbol"))
+    const items: Array<Item> = []
+    for (const raw of list as ReadonlyArray<unknown>) {
+      if (!Predicate.isReadonlyObject(raw)) return yield* Result.fail(Params.invalid("orderList"))
+      const orderId = yield* Params.field(raw, "orderId")
+      const clientOid = yield* Params.field(raw, "clientOid")
+      if (orderId === undefined && clientOid === undefined) {
+        return yield* Result.fail(Params.failure("40924", "orderId and clientOid must have one"))
+      }
+      const symbol = mode === "single" ? topSymbol : yield* Params.field(raw, "symbol")
+      if (symbol === undefined) return yield* Result.fail(Params.missing("symbol"))
+      items.push({ orderId, clientOid, symbol })
+    }
+    return items
+  })
+
+/** The open order an item names: by order id, or by client id when no item of the call names an order id. */
+const find = (account: AccountState, item: Item, byOrderId: boolean): SpotOrder | undefined => {
+  if (item.orderId !== undefined) {
+    const order = account.orders.get(item.orderId)
+    return order !== undefined && sameSymbol(order.symbol, item.symbol) ? order : undefined
+  }
+  if (byOrderId) return undefined
+  for (const order of account.orders.values()) {
+    if (order.clientOid === item.clientOid && sameSymbol(order.symbol, item.symbol)) return order
+  }
+  return undefined
+}
+
+/** Cancels the orders the items name; the ones not found are listed as failures. */
+const cancel = (account: AccountState, items: ReadonlyArray<Item>): Result.Result<unknown, ApiFailure> => {
+  const byOrderId = items.some((item) => item.orderId !== undefined)
+  const successList: Array<{ orderId: string; clientOid: string }> = []
+  const failureList: Array<{ orderId: string; clientOid: string; errorMsg: string; errorCode: string }> = []
+  for (const item of items) {
+    const found = find(account, item, byOrderId)
+    if (found === undefined) {
+      const { clientOid = "", orderId = "" } = item
+      failureList.push({ orderId, clientOid, errorMsg: notFound, errorCode: "43001" })
+    } else {
+      account.orders.delete(found.orderId)
+      successList.push({ orderId: found.orderId, clientOid: found.clientOid })
+    }
+  }
+  return successList.length === 0
+    ? Result.fail(Params.failure("43001", notFound))
+    : Result.succeed({ successList, failureList })
+}
 
 export const route = define(
   {
@@ -14,7 +97,8 @@ export const route = define(
     path: "/api/v2/spot/trade/batch-cancel-order",
     access: "signed",
     perSecond: 10,
-    scope: "uid"
+    scope: "uid",
+    bounds
   },
-  (call) => Accounts.batchCancel(call.state.account(apiKeyOf(call)), call.body)
+  (call) => Result.flatMap(readItems(call.body), (items) => cancel(call.state.account(apiKeyOf(call)), items))
 )

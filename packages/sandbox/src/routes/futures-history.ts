@@ -4,18 +4,52 @@
  *
  * @internal
  */
-import { Result } from "effect"
-import type { ProductType } from "../Account.js"
+import * as Result from "effect/Result"
 import { productTypes } from "../Account.js"
-import { cursor, ordered } from "../internal/checks.js"
-import * as Futures from "../internal/futures.js"
-import * as Params from "../internal/params.js"
-import { DAY } from "../internal/params.js"
-import { apiKeyOf, define } from "../internal/route.js"
-import * as Timeline from "../internal/timeline.js"
+import * as Futures from "../internal/data/futures.js"
+import { DAY, MINUTE } from "../internal/data/time.js"
+import * as Timeline from "../internal/data/timeline.js"
+import { cursor, ordered, spanWithin } from "../internal/route/checks.js"
+import { apiKeyOf, define } from "../internal/route/define.js"
+import * as Params from "../internal/route/params.js"
 
-/** How far behind the 90-day horizon a start time may be, for clients whose clocks run ahead. */
-const HORIZON_GRACE = 60_000
+/** The order sources the request accepts as a filter. */
+const orderSources = [
+  "normal",
+  "market",
+  "profit_market",
+  "loss_market",
+  "Trader_delegate",
+  "trader_profit",
+  "trader_loss",
+  "reverse",
+  "trader_reverse",
+  "profit_limit",
+  "loss_limit",
+  "liquidation",
+  "delivery_close_long",
+  "delivery_close_short",
+  "pos_profit_limit",
+  "pos_profit_market",
+  "pos_loss_limit",
+  "pos_loss_market"
+] as const
+
+const bounds = {
+  windowDays: 90,
+  pageSize: 100,
+  enums: { productType: productTypes, orderSource: orderSources }
+} as const
+
+/** How far behind the history's horizon a start time may be, for clients whose clocks run ahead. */
+const HORIZON_GRACE = MINUTE
+
+/** The index of the order named by `orderId` (or else `clientOid`), `undefined` when none has it. */
+const lookup = (set: Futures.Dataset, orderId: string | undefined, clientOid: string | undefined) => {
+  if (orderId === undefined) return clientOid === undefined ? undefined : Futures.indexOfClientOid(set, clientOid)
+  const id = Timeline.parseId(orderId)
+  return id === undefined ? undefined : Timeline.indexOfId(set.timeline, id)
+}
 
 export const route = define(
   {
@@ -24,54 +58,48 @@ export const route = define(
     path: "/api/v2/mix/order/orders-history",
     access: "signed",
     perSecond: 10,
-    scope: "uid"
+    scope: "uid",
+    bounds
   },
   (call) =>
     Result.gen(function*() {
       const q = call.query
-      const productType: ProductType = yield* Params.oneOf(
+      const productType = yield* Params.oneOf(
         "productType",
         yield* Params.required("productType", q.get("productType")),
-        productTypes,
+        bounds.enums.productType,
         { caseInsensitive: true }
       )
-      const orderSource = yield* Params.optionalOneOf("orderSource", q.get("orderSource"), Futures.filterSources)
+      const orderSource = yield* Params.optionalOneOf("orderSource", q.get("orderSource"), bounds.enums.orderSource)
       const startTime = yield* Params.millis("startTime", q.get("startTime"))
       const endTime = yield* Params.millis("endTime", q.get("endTime"))
       const idLessThan = yield* cursor(q.get("idLessThan"))
-      const limit = yield* Params.limit(q.get("limit"), { fallback: 100, max: 100 })
+      const limit = yield* Params.limit(q.get("limit"), { fallback: bounds.pageSize, max: bounds.pageSize })
       yield* ordered(startTime, endTime)
       const end = endTime ?? call.now
-      const horizon = call.now - 90 * DAY
-      if (startTime !== undefined && end - startTime > 90 * DAY) {
-        return yield* Result.fail(Params.failure("40705", "start and end time cannot exceed 90 days"))
+      const horizon = call.now - Futures.historyDays * DAY
+      if (startTime !== undefined) {
+        yield* spanWithin(
+          startTime,
+          end,
+          bounds.windowDays,
+          Params.failure("40705", `start and end time cannot exceed ${bounds.windowDays} days`)
+        )
       }
       if ((startTime ?? end) < horizon - HORIZON_GRACE) {
         return yield* Result.fail(Params.failure("40704", "Only supports querying data within the last three months"))
       }
-      const start = Math.max(startTime ?? horizon, horizon)
       const set = call.state.world.futuresHistory(apiKeyOf(call), productType)
-      const tl = set.timeline
-      const matcher = Futures.matcher(set, { symbol: q.get("symbol"), orderSource })
-      const from = Math.max(
-        Timeline.firstAtOrBefore(tl, end),
-        idLessThan === undefined ? 0 : Timeline.firstIdBelow(tl, idLessThan)
-      )
-      const to = Timeline.firstBefore(tl, start)
       const orderId = q.get("orderId")
       const clientOid = q.get("clientOid")
-      let indices: ReadonlyArray<number>
-      if (orderId !== undefined || clientOid !== undefined) {
-        const id = orderId === undefined ? undefined : Timeline.parseId(orderId)
-        const index = orderId !== undefined
-          ? id === undefined ? undefined : Timeline.indexOfId(tl, id)
-          : Futures.indexOfClientOid(set, clientOid as string)
-        indices = index === undefined || index < from || index >= to
-          ? []
-          : Timeline.collect(index, index + 1, 1, matcher)
-      } else {
-        indices = Timeline.collect(from, to, limit, matcher)
-      }
+      const indices = Timeline.page(set.timeline, {
+        start: Math.max(startTime ?? horizon, horizon),
+        end,
+        idLessThan,
+        limit,
+        matcher: Futures.matcher(set, { symbol: q.get("symbol"), orderSource }),
+        only: orderId === undefined && clientOid === undefined ? undefined : { index: lookup(set, orderId, clientOid) }
+      })
       if (indices.length === 0) return { entrustedList: null, endId: null }
       const entrustedList = indices.map((i) => Futures.record(set, i))
       return { entrustedList, endId: entrustedList[entrustedList.length - 1]?.orderId ?? null }

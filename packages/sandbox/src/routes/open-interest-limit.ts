@@ -4,12 +4,13 @@
  *
  * @internal
  */
-import { Result } from "effect"
-import type { ProductType } from "../Account.js"
+import * as Result from "effect/Result"
 import { productTypes } from "../Account.js"
-import { openInterestLimit } from "../internal/market.js"
-import * as Params from "../internal/params.js"
-import { define } from "../internal/route.js"
+import { openInterestLimit } from "../internal/data/market.js"
+import { define } from "../internal/route/define.js"
+import * as Params from "../internal/route/params.js"
+
+const bounds = { enums: { category: productTypes } } as const
 
 export const route = define(
   {
@@ -18,15 +19,16 @@ export const route = define(
     path: "/api/v3/account/open-interest-limit",
     access: "signed",
     perSecond: 5,
-    scope: "uid"
+    scope: "uid",
+    bounds
   },
   (call) =>
     Result.gen(function*() {
       const symbol = yield* Params.required("symbol", call.query.get("symbol"))
-      const category: ProductType = yield* Params.oneOf(
+      const category = yield* Params.oneOf(
         "category",
         yield* Params.required("category", call.query.get("category")),
-        productTypes,
+        bounds.enums.category,
         { caseInsensitive: true }
       )
       const future = call.state.world.future(category, symbol)

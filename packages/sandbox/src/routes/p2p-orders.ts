@@ -4,63 +4,65 @@
  *
  * @internal
  */
-import { Result } from "effect"
-import { cursor, ordered } from "../internal/checks.js"
-import * as P2p from "../internal/p2p.js"
-import * as Params from "../internal/params.js"
-import { DAY } from "../internal/params.js"
-import { apiKeyOf, define } from "../internal/route.js"
-import * as Timeline from "../internal/timeline.js"
+import * as Result from "effect/Result"
+import * as P2p from "../internal/data/p2p.js"
+import { DAY } from "../internal/data/time.js"
+import * as Timeline from "../internal/data/timeline.js"
+import { cursor, ordered, spanWithin } from "../internal/route/checks.js"
+import { apiKeyOf, define } from "../internal/route/define.js"
+import * as Params from "../internal/route/params.js"
+
+const bounds = {
+  windowDays: 90,
+  pageSize: 100,
+  enums: {
+    status: ["pending_pay", "Paid", "Appeal", "Completed", "cancelled"],
+    side: ["buy", "sell"],
+    language: ["zh-CN", "en-US"]
+  }
+} as const
 
 export const route = define(
-  { name: "p2p-orders", method: "GET", path: "/api/v2/p2p/orderList", access: "signed", perSecond: 10, scope: "uid" },
+  {
+    name: "p2p-orders",
+    method: "GET",
+    path: "/api/v2/p2p/orderList",
+    access: "signed",
+    perSecond: 10,
+    scope: "uid",
+    bounds
+  },
   (call) =>
     Result.gen(function*() {
       const q = call.query
       const startTime = yield* Params.millis("startTime", q.get("startTime"))
       const endTime = yield* Params.millis("endTime", q.get("endTime"))
       const idLessThan = yield* cursor(q.get("idLessThan"))
-      const limit = yield* Params.limit(q.get("limit"), { fallback: 100, max: 100 })
-      const status = yield* Params.optionalOneOf(
-        "status",
-        q.get("status"),
-        ["pending_pay", "Paid", "Appeal", "Completed", "cancelled"],
-        { caseInsensitive: true }
-      )
-      const side = yield* Params.optionalOneOf("side", q.get("side"), ["buy", "sell"])
-      yield* Params.optionalOneOf("language", q.get("language"), ["zh-CN", "en-US"])
+      const limit = yield* Params.limit(q.get("limit"), { fallback: bounds.pageSize, max: bounds.pageSize })
+      const status = yield* Params.optionalOneOf("status", q.get("status"), bounds.enums.status, {
+        caseInsensitive: true
+      })
+      const side = yield* Params.optionalOneOf("side", q.get("side"), bounds.enums.side)
+      yield* Params.optionalOneOf("language", q.get("language"), bounds.enums.language)
       yield* ordered(startTime, endTime)
       const end = endTime ?? call.now
-      const start = startTime ?? end - 90 * DAY
-      if (end - start > 90 * DAY) {
-        return yield* Result.fail(
-          Params.failure("00001", "startTime and endTime interval cannot be greater than 90 days")
-        )
-      }
-      const set = call.state.world.p2p(apiKeyOf(call))
-      const tl = set.timeline
-      const matcher = P2p.matcher(set, {
-        status,
-        side,
-        coin: q.get("coin"),
-        fiat: q.get("fiat"),
-        advNo: q.get("advNo")
-      })
-      const from = Math.max(
-        Timeline.firstAtOrBefore(tl, end),
-        idLessThan === undefined ? 0 : Timeline.firstIdBelow(tl, idLessThan)
+      const start = startTime ?? end - bounds.windowDays * DAY
+      yield* spanWithin(
+        start,
+        end,
+        bounds.windowDays,
+        Params.failure("00001", `startTime and endTime interval cannot be greater than ${bounds.windowDays} days`)
       )
-      const to = Timeline.firstBefore(tl, start)
+      const set = call.state.world.p2p(apiKeyOf(call))
       const orderNo = q.get("orderNo")
-      let indices: ReadonlyArray<number>
-      if (orderNo !== undefined) {
-        const index = P2p.indexOfOrderNo(set, orderNo)
-        indices = index === undefined || index < from || index >= to
-          ? []
-          : Timeline.collect(index, index + 1, 1, matcher)
-      } else {
-        indices = Timeline.collect(from, to, limit, matcher)
-      }
+      const indices = Timeline.page(set.timeline, {
+        start,
+        end,
+        idLessThan,
+        limit,
+        matcher: P2p.matcher(set, { status, side, coin: q.get("coin"), fiat: q.get("fiat"), advNo: q.get("advNo") }),
+        only: orderNo === undefined ? undefined : { index: P2p.indexOfOrderNo(set, orderNo) }
+      })
       const orderList = indices.map((i) => P2p.record(set, i))
       return { orderList, minOrderId: orderList[orderList.length - 1]?.orderId ?? "" }
     })

@@ -4,11 +4,52 @@
  *
  * @internal
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { productTypes } from "../Account.js"
-import { rpiOrderBook } from "../internal/market.js"
-import * as Params from "../internal/params.js"
-import { define } from "../internal/route.js"
+import { fixed, round, trimmed } from "../internal/data/format.js"
+import { Draw, hash, hashString } from "../internal/data/hash.js"
+import { priceAt } from "../internal/data/market.js"
+import { define } from "../internal/route/define.js"
+import * as Params from "../internal/route/params.js"
+
+const bounds = {
+  pageSize: 200,
+  enums: { category: ["SPOT", ...productTypes] }
+} as const
+
+/** What a book is drawn around: a spot symbol or a futures contract. */
+interface Instrument {
+  readonly symbol: string
+  readonly basePrice: number
+  readonly pricePrecision: number
+  readonly quantityPrecision: number
+}
+
+/** An RPI order book snapshot, the same within one second. */
+const rpiOrderBook = (seed: number, instrument: Instrument, now: number, levels: number) => {
+  const second = Math.floor(now / 1000)
+  const draw = Draw.at(seed, 41, hash(hashString(instrument.symbol), second))
+  const decimals = instrument.pricePrecision
+  const tick = 10 ** -decimals
+  const mid = Math.max(tick * 10, round(priceAt(instrument.basePrice, instrument.symbol, now), decimals))
+  const notional = 50 + draw.between(0, 5000)
+  const side = (direction: 1 | -1) => {
+    const out: Array<readonly [string, string, string]> = []
+    let price = mid + direction * tick * draw.int(1, 3)
+    for (let k = 0; k < levels && price > 0; k++) {
+      const quantity = round(draw.between(0.05, 3) * notional / mid, instrument.quantityPrecision)
+      const rpi = draw.chance(0.4) ? round(draw.between(0.01, 1) * notional / mid, instrument.quantityPrecision) : 0
+      out.push([
+        fixed(price, decimals),
+        trimmed(Math.max(quantity, 10 ** -instrument.quantityPrecision), instrument.quantityPrecision),
+        trimmed(rpi, instrument.quantityPrecision)
+      ])
+      price += direction * tick * draw.int(1, 3)
+    }
+    return out
+  }
+  return { a: side(1), b: side(-1), ts: String(now) }
+}
 
 export const route = define(
   {
@@ -17,7 +58,8 @@ export const route = define(
     path: "/api/v3/market/rpi-orderbook",
     access: "identified",
     perSecond: 10,
-    scope: "ip"
+    scope: "ip",
+    bounds
   },
   (call) =>
     Result.gen(function*() {
@@ -27,11 +69,11 @@ export const route = define(
       const category = yield* Params.oneOf(
         "category",
         yield* Params.required("category", call.query.get("category")),
-        ["SPOT", ...productTypes],
+        bounds.enums.category,
         { caseInsensitive: true }
       )
       const symbol = yield* Params.required("symbol", call.query.get("symbol"))
-      const limit = yield* Params.limit(call.query.get("limit"), { fallback: 5, max: 200 })
+      const limit = yield* Params.limit(call.query.get("limit"), { fallback: 5, max: bounds.pageSize })
       const world = call.state.world
       const instrument = category === "SPOT" ? world.spot(symbol) : world.future(category, symbol)
       if (instrument === undefined) return yield* Result.fail(Params.notExist("symbol"))

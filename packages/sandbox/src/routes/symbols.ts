@@ -3,9 +3,9 @@
  *
  * @internal
  */
-import { Result } from "effect"
-import * as Params from "../internal/params.js"
-import { define } from "../internal/route.js"
+import * as Result from "effect/Result"
+import { define } from "../internal/route/define.js"
+import * as Params from "../internal/route/params.js"
 
 export const route = define(
   { name: "symbols", method: "GET", path: "/api/v2/spot/public/symbols", access: "public", perSecond: 20, scope: "ip" },

@@ -5,29 +5,42 @@
  *
  * @internal
  */
-import { Result } from "effect"
-import { cursor, ordered } from "../internal/checks.js"
-import * as Params from "../internal/params.js"
-import { DAY } from "../internal/params.js"
-import { apiKeyOf, define } from "../internal/route.js"
-import * as Tax from "../internal/tax.js"
-import * as Timeline from "../internal/timeline.js"
+import * as Result from "effect/Result"
+import * as Tax from "../internal/data/tax.js"
+import * as Timeline from "../internal/data/timeline.js"
+import { cursor, ordered, spanWithin } from "../internal/route/checks.js"
+import { apiKeyOf, define } from "../internal/route/define.js"
+import * as Params from "../internal/route/params.js"
+
+const bounds = { windowDays: 30, pageSize: 500, enums: { taxType: Tax.spotTaxTypes } } as const
 
 export const route = define(
-  { name: "tax-records", method: "GET", path: "/api/v2/tax/spot-record", access: "signed", perSecond: 1, scope: "uid" },
+  {
+    name: "tax-records",
+    method: "GET",
+    path: "/api/v2/tax/spot-record",
+    access: "signed",
+    perSecond: 1,
+    scope: "uid",
+    bounds
+  },
   (call) =>
     Result.gen(function*() {
       const q = call.query
       const startTime = yield* Params.required("startTime", yield* Params.millis("startTime", q.get("startTime")))
       const endTime = yield* Params.required("endTime", yield* Params.millis("endTime", q.get("endTime")))
-      const limit = yield* Params.limit(q.get("limit"), { fallback: 500, max: 500 })
+      const limit = yield* Params.limit(q.get("limit"), { fallback: bounds.pageSize, max: bounds.pageSize })
       const idLessThan = yield* cursor(q.get("idLessThan"))
       yield* ordered(startTime, endTime)
-      if (endTime - startTime > 30 * DAY) {
-        return yield* Result.fail(
-          Params.failure("70008", "The time interval between startTime and endTime must be within 30 days")
+      yield* spanWithin(
+        startTime,
+        endTime,
+        bounds.windowDays,
+        Params.failure(
+          "70008",
+          `The time interval between startTime and endTime must be within ${bounds.windowDays} days`
         )
-      }
+      )
       const set = call.state.world.tax(apiKeyOf(call))
       const tl = set.timeline
       let after = 0

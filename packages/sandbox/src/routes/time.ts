@@ -3,8 +3,8 @@
  *
  * @internal
  */
-import { Result } from "effect"
-import { define } from "../internal/route.js"
+import * as Result from "effect/Result"
+import { define } from "../internal/route/define.js"
 
 export const route = define(
   { name: "time", method: "GET", path: "/api/v2/public/time", access: "public", perSecond: 20, scope: "ip" },

@@ -7,12 +7,12 @@
  */
 import type { DemoKey } from "../DemoKey.js"
 import type { Fault, Injection, Target } from "../Fault.js"
+import type { AccountState } from "../internal/data/accounts.js"
+import * as Accounts from "../internal/data/accounts.js"
+import type { World } from "../internal/data/world.js"
 import type { Entry, Stats } from "../RequestLog.js"
 import type { RouteName } from "../Route.js"
-import type { AccountState } from "./accounts.js"
-import * as Accounts from "./accounts.js"
 import { SlidingWindow } from "./limiter.js"
-import type { World } from "./world.js"
 
 /** What `reset` restores. */
 export interface Initial {

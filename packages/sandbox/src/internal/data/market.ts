@@ -1,13 +1,14 @@
 /**
  * Market data: the symbol universe, prices as a pure function of time, trade
- * rates, fund net flow, open interest limits and the RPI order book.
+ * rates and open interest limits (the fund net flow and the RPI order book,
+ * each served by one route, live in their route modules).
  *
  * @internal
  */
-import type { ProductType } from "../Account.js"
-import { fixed, padded, round, trimmed } from "./format.js"
+import type { ProductType } from "../../Account.js"
+import { padded, round, trimmed } from "./format.js"
 import { Draw, hash, hashString } from "./hash.js"
-import { DAY } from "./params.js"
+import { DAY, HOUR } from "./time.js"
 
 /** A spot symbol with its JSON record. */
 export interface SpotSymbol {
@@ -187,14 +188,17 @@ export const priceAt = (basePrice: number, symbol: string, t: number): number =>
   const phase = hashString(symbol) / 4_294_967_296
   const slow = Math.sin((2 * Math.PI * t) / (41 * DAY) + phase * 6.283)
   const fast = Math.sin((2 * Math.PI * t) / (2.7 * DAY) + phase * 12.566)
-  const hourly = Math.sin((2 * Math.PI * t) / (3 * 3_600_000) + phase * 25.13)
+  const hourly = Math.sin((2 * Math.PI * t) / (3 * HOUR) + phase * 25.13)
   return basePrice * (1 + 0.12 * slow + 0.04 * fast + 0.01 * hourly)
 }
+
+/** The business lines whose trade rates the sandbox knows. */
+export const businessTypes = ["spot", "mix", "margin"] as const
 
 /** The trade rates of one business line for one key. */
 export const tradeRate = (
   seed: number,
-  business: "spot" | "margin" | "mix",
+  business: (typeof businessTypes)[number],
   symbol: string,
   marketMaker: boolean
 ): { readonly symbol: string; readonly makerFeeRate: string; readonly takerFeeRate: string } => {
@@ -209,23 +213,6 @@ export const tradeRate = (
   return { symbol, makerFeeRate: marketMaker || promo ? "0" : "0.001", takerFeeRate: marketMaker ? "0.0006" : "0.001" }
 }
 
-const HOUR = 3_600_000
-
-/** 24 hourly net-flow records of a symbol, newest first. */
-export const netFlow = (
-  seed: number,
-  symbol: string,
-  now: number
-): ReadonlyArray<{ readonly netFlow: string; readonly ts: string }> => {
-  const latest = Math.floor(now / HOUR) * HOUR
-  const scale = 10 ** (3 + (hash(seed, 31, hashString(symbol)) % 4))
-  return Array.from({ length: 24 }, (_, k) => {
-    const ts = latest - k * HOUR
-    const draw = Draw.at(seed, 32, hash(hashString(symbol), ts / HOUR))
-    return { netFlow: fixed(draw.between(-1, 1) * scale, 4), ts: String(ts) }
-  })
-}
-
 /** The open interest limits of a contract. */
 export const openInterestLimit = (future: FuturesSymbol) => {
   const price = future.basePrice
@@ -236,40 +223,4 @@ export const openInterestLimit = (future: FuturesSymbol) => {
     masterSubLimit: qty(6_000_000),
     marketMakerLimit: qty(40_000_000)
   }
-}
-
-/** An RPI order book snapshot, the same within one second. */
-export const rpiOrderBook = (
-  seed: number,
-  instrument: {
-    readonly symbol: string
-    readonly basePrice: number
-    readonly pricePrecision: number
-    readonly quantityPrecision: number
-  },
-  now: number,
-  levels: number
-) => {
-  const second = Math.floor(now / 1000)
-  const draw = Draw.at(seed, 41, hash(hashString(instrument.symbol), second))
-  const decimals = instrument.pricePrecision
-  const tick = 10 ** -decimals
-  const mid = Math.max(tick * 10, round(priceAt(instrument.basePrice, instrument.symbol, now), decimals))
-  const notional = 50 + draw.between(0, 5000)
-  const side = (direction: 1 | -1) => {
-    const out: Array<readonly [string, string, string]> = []
-    let price = mid + direction * tick * draw.int(1, 3)
-    for (let k = 0; k < levels && price > 0; k++) {
-      const quantity = round(draw.between(0.05, 3) * notional / mid, instrument.quantityPrecision)
-      const rpi = draw.chance(0.4) ? round(draw.between(0.01, 1) * notional / mid, instrument.quantityPrecision) : 0
-      out.push([
-        fixed(price, decimals),
-        trimmed(Math.max(quantity, 10 ** -instrument.quantityPrecision), instrument.quantityPrecision),
-        trimmed(rpi, instrument.quantityPrecision)
-      ])
-      price += direction * tick * draw.int(1, 3)
-    }
-    return out
-  }
-  return { a: side(1), b: side(-1), ts: String(now) }
 }

@@ -130,3 +130,25 @@ export const collect = (from: number, to: number, limit: number, matcher: Matche
   }
   return out
 }
+
+/**
+ * One page of a list, newest first: the matching records from `end` back to
+ * `start` (both included) whose ids are below `idLessThan`, up to `limit`; or,
+ * for a lookup by id (`only`), just that record if it lies there and matches.
+ */
+export const page = (self: Timeline, options: {
+  readonly start: number
+  readonly end: number
+  readonly idLessThan: bigint | undefined
+  readonly limit: number
+  readonly matcher: Matcher
+  /** A lookup by id: the index found (`undefined` when no record has that id); `undefined` for a list. */
+  readonly only: { readonly index: number | undefined } | undefined
+}): ReadonlyArray<number> => {
+  const below = options.idLessThan === undefined ? 0 : firstIdBelow(self, options.idLessThan)
+  const from = Math.max(firstAtOrBefore(self, options.end), below)
+  const to = firstBefore(self, options.start)
+  if (options.only === undefined) return collect(from, to, options.limit, options.matcher)
+  const index = options.only.index
+  return index === undefined || index < from || index >= to ? [] : collect(index, index + 1, 1, options.matcher)
+}

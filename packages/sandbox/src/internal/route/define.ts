@@ -1,17 +1,17 @@
 /**
  * What a route is made of: its entry in the route table (method, path, access
- * rule, frequency limit) and its operation, which answers one call after
- * authentication. Each module of `routes/` defines one with `define`; the
- * entry's type is `Route.RouteInfo`, which this module does not import (the
- * route table imports the routes).
+ * rule, frequency limit, bounds) and its operation, which answers one call
+ * after authentication. Each module of `routes/` defines one with `define`;
+ * the entry's type is `Route.RouteInfo`, which this module does not import
+ * (`Route.ts` imports the routes, and checks each entry against it).
  *
  * @internal
  */
-import type { Result } from "effect"
-import type { DemoKey } from "../DemoKey.js"
-import type { AccountState } from "./accounts.js"
+import type * as Result from "effect/Result"
+import type { DemoKey } from "../../DemoKey.js"
+import type { AccountState } from "../data/accounts.js"
+import type { World } from "../data/world.js"
 import type { ApiFailure, Query } from "./params.js"
-import type { World } from "./world.js"
 
 /** What an operation reads and changes of the running sandbox (the server passes its `State`). */
 export interface Exchange {

@@ -8,9 +8,9 @@
  */
 import { createHmac, createPublicKey, type KeyObject, timingSafeEqual, verify } from "node:crypto"
 import type { DemoKey } from "../DemoKey.js"
+import type { ApiFailure } from "../internal/route/params.js"
+import { failure } from "../internal/route/params.js"
 import type { SignatureCheck } from "../RequestLog.js"
-import type { ApiFailure } from "./params.js"
-import { failure } from "./params.js"
 
 const decode = (text: string): string => {
   const spaced = text.replace(/\+/g, " ")

@@ -6,6 +6,7 @@
  */
 import { fixed, round } from "./format.js"
 import { Draw, hash } from "./hash.js"
+import { DAY, MINUTE } from "./time.js"
 import * as Timeline from "./timeline.js"
 
 interface PayMethod {
@@ -84,13 +85,11 @@ export const make = (options: {
       seed: options.seed,
       size: options.size,
       newest: options.anchor - 60_000,
-      span: options.spanDays * 86_400_000,
+      span: options.spanDays * DAY,
       idBase: 1_120_000_000_000_000_000n + BigInt(hash(options.seed, 1) % 1000) * 1_000_000_000_000n
     })
   }
 }
-
-const MINUTE = 60_000
 
 /** The advertisement an order belongs to. */
 export const adOf = (self: Dataset, i: number): Ad => self.ads[hash(self.seed, 52, i) % self.ads.length] as Ad
@@ -140,7 +139,7 @@ export const record = (self: Dataset, i: number) => {
   const utime = Math.max(ctime, paymentTime ?? 0, releaseTime ?? 0, representTime ?? 0, withdrawTime ?? 0)
   const decimals = coinDecimals(ad.coin)
   const count = round(draw.between(10, 5000) / ad.usd, decimals)
-  const price = round(ad.price * (1 + 0.01 * Math.sin(ctime / 86_400_000)), ad.fiatDecimals)
+  const price = round(ad.price * (1 + 0.01 * Math.sin(ctime / DAY)), ad.fiatDecimals)
   const time = (value: number | undefined) => (value === undefined ? "" : String(value))
   return {
     orderId: id.toString(),

@@ -4,8 +4,8 @@
  *
  * @internal
  */
-import type { ProductType } from "../Account.js"
-import type { Sizes } from "../Sizes.js"
+import type { ProductType } from "../../Account.js"
+import type { Sizes } from "../../Sizes.js"
 import * as Futures from "./futures.js"
 import { hash, hashString } from "./hash.js"
 import type { FuturesSymbol, SpotSymbol } from "./market.js"

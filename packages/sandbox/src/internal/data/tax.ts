@@ -6,6 +6,7 @@
  */
 import { fixed, round } from "./format.js"
 import { Draw, hash } from "./hash.js"
+import { DAY } from "./time.js"
 import * as Timeline from "./timeline.js"
 
 /** Every record type the exchange documents, exactly as written. */
@@ -168,7 +169,7 @@ export const make = (options: {
       seed: options.seed,
       size: options.size,
       newest: options.anchor - 45_000,
-      span: options.spanDays * 86_400_000,
+      span: options.spanDays * DAY,
       idBase: 1_150_000_000_000_000_000n + BigInt(hash(options.seed, 2) % 1000) * 1_000_000_000_000n,
       run: runLength > 1 ? { start: runStart, length: runLength } : undefined
     })
@@ -195,7 +196,7 @@ export const record = (self: Dataset, i: number) => {
   const trade = spotTaxType === "Buy" || spotTaxType === "Sell"
   const ts = Timeline.timeAt(self.timeline, i)
   const phase = (hash(self.seed, 63, coin.length) % 1000) / 159
-  const balance = (50_000 / usd) * (1.05 + Math.sin(ts / (9 * 86_400_000) + phase))
+  const balance = (50_000 / usd) * (1.05 + Math.sin(ts / (9 * DAY) + phase))
   const id = Timeline.idAt(self.timeline, i)
   return {
     id: id.toString(),

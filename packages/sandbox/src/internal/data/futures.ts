@@ -1,37 +1,19 @@
 /**
  * Historical futures orders of one key and product type: a virtual,
- * newest-first data set covering the last 90 days before the anchor.
+ * newest-first data set covering the `historyDays` before the anchor.
  *
  * @internal
  */
-import type { ProductType } from "../Account.js"
+import type { ProductType } from "../../Account.js"
 import { fixed, round, trimmed } from "./format.js"
 import { Draw, hash, hashString } from "./hash.js"
 import type { FuturesSymbol } from "./market.js"
 import { priceAt } from "./market.js"
+import { DAY, HOUR } from "./time.js"
 import * as Timeline from "./timeline.js"
 
-/** The order sources the request accepts as a filter. */
-export const filterSources = [
-  "normal",
-  "market",
-  "profit_market",
-  "loss_market",
-  "Trader_delegate",
-  "trader_profit",
-  "trader_loss",
-  "reverse",
-  "trader_reverse",
-  "profit_limit",
-  "loss_limit",
-  "liquidation",
-  "delivery_close_long",
-  "delivery_close_short",
-  "pos_profit_limit",
-  "pos_profit_market",
-  "pos_loss_limit",
-  "pos_loss_market"
-] as const
+/** Days of history the exchange keeps: older orders do not exist (the route refuses to look further back). */
+export const historyDays = 90
 
 const otherSources = [
   "profit_chase",
@@ -94,7 +76,7 @@ export const make = (options: {
     seed: options.seed,
     size: options.size,
     newest: options.anchor - 30_000,
-    span: 90 * 86_400_000 - 120_000,
+    span: historyDays * DAY - 120_000,
     idBase: 1_180_000_000_000_000_000n + BigInt(hash(options.seed, 3) % 1000) * 1_000_000_000_000n
   })
 })
@@ -167,7 +149,7 @@ export const record = (self: Dataset, i: number) => {
   const posAvg = round(fillPrice * (1 + draw.between(-0.03, 0.03)), decimals)
   const profit = closing && filled ? (long ? 1 : -1) * (fillPrice - posAvg) * size : 0
   const preset = !closing && draw.chance(0.15)
-  const uTime = Math.min(self.anchor - 1, cTime + (filled ? draw.int(5, 2_000) : draw.int(1_000, 3_600_000)))
+  const uTime = Math.min(self.anchor - 1, cTime + (filled ? draw.int(5, 2_000) : draw.int(1_000, HOUR)))
   const money = (value: number) => fixed(coinMargined ? value / fillPrice : value, coinMargined ? 8 : 4)
   return {
     symbol: future.symbol,

@@ -3,7 +3,8 @@
  *
  * @internal
  */
-import { Data, Result } from "effect"
+import * as Data from "effect/Data"
+import * as Result from "effect/Result"
 
 /** An error answer: HTTP status, exchange code and message, `data: null`. */
 export class ApiFailure extends Data.TaggedError("ApiFailure")<{
@@ -106,6 +107,3 @@ export const positiveDecimal = (name: string, value: string): Result.Result<stri
 /** A client order id: `[0-9a-zA-Z-+_#]`, shorter than 50. */
 export const clientOid = (name: string, value: string | undefined): Result.Result<string | undefined, ApiFailure> =>
   value === undefined || /^[0-9a-zA-Z\-+_#]{1,49}$/.test(value) ? Result.succeed(value) : Result.fail(invalid(name))
-
-/** Milliseconds in a day. */
-export const DAY = 86_400_000
