@@ -7,12 +7,13 @@
 import { Sandbox } from "@bitget-effect/sandbox"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
-import * as Cli from "../src/Cli.js"
-import { UsageError } from "../src/UsageError.js"
-import { inProcess } from "./support.js"
+import { dirname, join } from "node:path"
+import { exitCode } from "../src/internal/exit.js"
+import { packageVersion } from "../src/internal/packageVersion.js"
+import { UsageError } from "../src/internal/usageError.js"
+import { inProcess, start } from "./support.js"
 
 describe("bitget (in process)", () => {
   layer(Sandbox.layer({ seed: 3, sizes: { taxRecords: 10, p2pOrders: 10, futuresOrders: 10 } }), {
@@ -82,21 +83,55 @@ describe("bitget (in process)", () => {
   })
 
   it("maps a run's end to its exit code", () => {
-    assert.strictEqual(Cli.exitCode(Exit.void, undefined), 0)
-    assert.strictEqual(Cli.exitCode(Exit.interrupt(0), "SIGINT"), 130)
-    assert.strictEqual(Cli.exitCode(Exit.failCause(Cause.interrupt(0)), "SIGTERM"), 143)
-    assert.strictEqual(Cli.exitCode(Exit.fail(new UsageError({ problem: "no" })), undefined), 2)
-    assert.strictEqual(Cli.exitCode(Exit.fail(new Error("boom")), undefined), 1)
-    assert.strictEqual(Cli.exitCode(Exit.die("bug"), undefined), 1)
+    assert.strictEqual(exitCode(Exit.void, undefined), 0)
+    assert.strictEqual(exitCode(Exit.interrupt(0), "SIGINT"), 130)
+    assert.strictEqual(exitCode(Exit.failCause(Cause.interrupt(0)), "SIGTERM"), 143)
+    assert.strictEqual(exitCode(Exit.fail(new UsageError({ problem: "no" })), undefined), 2)
+    assert.strictEqual(exitCode(Exit.fail(new Error("boom")), undefined), 1)
+    assert.strictEqual(exitCode(Exit.die("bug"), undefined), 1)
   })
 })
 
 describe("bitget --version", () => {
-  it("prints the version of the package (one fact: package.json's, which a release bumps)", () => {
-    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "../package.json"), "utf8")) as {
-      readonly version: string
+  it.live("prints package.json's version, read there (one fact, which a release bumps)", () =>
+    Effect.gen(function*() {
+      const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "../package.json"), "utf8")) as {
+        readonly version: string
+      }
+      const ran = yield* Effect.scoped(Effect.flatMap(start(["--version"], process.env), (started) => started.ended))
+      assert.strictEqual(ran.code, 0, ran.stderr)
+      assert.strictEqual(ran.stdout, `bitget v${manifest.version}\n`)
+    }), 30_000)
+
+  it("reads the version of the package the script is in: from source, built (ESM, CommonJS) or installed", () => {
+    const project = mkdtempSync(join(tmpdir(), "bitget-version-"))
+    const cli = "node_modules/@bitget-effect/cli"
+    try {
+      const files: Record<string, string> = {
+        "package.json": JSON.stringify({ name: "a-project", version: "1.0.0" }),
+        [`${cli}/package.json`]: JSON.stringify({ name: "@bitget-effect/cli", version: "9.8.7" }),
+        // what tshy writes beside each build: the module format, no version
+        [`${cli}/dist/esm/package.json`]: JSON.stringify({ type: "module" }),
+        [`${cli}/dist/commonjs/package.json`]: JSON.stringify({ type: "commonjs" }),
+        [`${cli}/src/bin/bitget.ts`]: "",
+        [`${cli}/dist/esm/bin/bitget.js`]: "",
+        [`${cli}/dist/commonjs/bin/bitget.js`]: "",
+        [`${cli}/bin/bitget.mjs`]: ""
+      }
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(project, path)), { recursive: true })
+        writeFileSync(join(project, path), text)
+      }
+      // npm links the bin into the project's node_modules/.bin
+      mkdirSync(join(project, "node_modules/.bin"))
+      symlinkSync(join(project, cli, "bin/bitget.mjs"), join(project, "node_modules/.bin/bitget"))
+      const scripts = ["src/bin/bitget.ts", "dist/esm/bin/bitget.js", "dist/commonjs/bin/bitget.js", "bin/bitget.mjs"]
+      for (const script of [...scripts.map((path) => `${cli}/${path}`), "node_modules/.bin/bitget"]) {
+        assert.strictEqual(packageVersion(["node", join(project, script)]), "9.8.7", script)
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true })
     }
-    assert.strictEqual(Cli.version, manifest.version)
   })
 })
 

@@ -10,10 +10,10 @@ import { Effect, Schedule } from "effect"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DAY } from "../src/internal/timeRange.js"
 import type { Kind, Row } from "./support.js"
 import { assertCell, assertNoSecret, envOf, rowsOf, run, start, wireValue } from "./support.js"
 
-const DAY = 86_400_000
 const sizes = { taxRecords: 3_000, taxDays: 365, taxBurst: 200, p2pOrders: 500, p2pDays: 365, futuresOrders: 500 }
 
 /** The documented columns of each export (packages/cli/README.md), with how each relates to the wire value. */

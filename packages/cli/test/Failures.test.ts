@@ -13,9 +13,9 @@ import { Effect, Fiber, Schedule } from "effect"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DAY } from "../src/internal/timeRange.js"
 import { inProcess, readCsv, variablesOf } from "./support.js"
 
-const DAY = 86_400_000
 // about a thousand tax records per 30-day window: two pages (of 500) each
 const sizes = { taxRecords: 12_000, taxDays: 365, taxBurst: 0, p2pOrders: 10, futuresOrders: 10 }
 

@@ -3,8 +3,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
-import * as Columns from "../src/Columns.js"
-import * as Format from "../src/Format.js"
+import * as Columns from "../src/internal/columns.js"
+import * as Format from "../src/internal/format.js"
 
 interface Row {
   readonly id: string

@@ -11,12 +11,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { vi } from "vitest"
+import { DAY } from "../src/internal/timeRange.js"
 import { inProcess, readCsv, variablesOf } from "./support.js"
 
 // Bun's undici: an `Agent` that has neither `request` nor `close` (in place of the undici platform-node loads)
 vi.mock("../../platform-node/node_modules/undici", () => ({ Agent: class Agent {} }))
 
-const DAY = 86_400_000
 const sizes = { taxRecords: 2_000, taxDays: 60, taxBurst: 0 }
 
 describe("bitget export where undici cannot send (as under Bun)", () => {

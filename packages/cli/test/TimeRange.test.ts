@@ -3,7 +3,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Result } from "effect"
-import * as TimeRange from "../src/TimeRange.js"
+import * as TimeRange from "../src/internal/timeRange.js"
 
 const iso = (text: string, end: TimeRange.End) =>
   Result.match(TimeRange.parse(text, end), {

@@ -8,11 +8,17 @@ import type { Sandbox } from "@bitget-effect/sandbox"
 import { assert } from "@effect/vitest"
 import { BigDecimal, ConfigProvider, Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { vi } from "vitest"
 import * as Cli from "../src/Cli.js"
+import { exitCode } from "../src/internal/exit.js"
+import { packageVersion } from "../src/internal/packageVersion.js"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
+
+/** The command from source, as the package's script runs it (`npx -y pnpm@10 bitget …`). */
+const bin = join(packageDir, "src/bin/bitget.ts")
 
 /** How a run ended and what it printed. */
 export interface Ran {
@@ -78,11 +84,11 @@ export const inProcess = (
       return { stdout, stderr, spies }
     }),
     ({ stderr, stdout }) =>
-      Cli.run(["node", "bitget", ...args]).pipe(
+      Cli.run(["node", bin, ...args], packageVersion(["node", bin])).pipe(
         Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ ...env })),
         Effect.exit,
         Effect.map((exit): Ran => ({
-          code: Cli.exitCode(exit, undefined),
+          code: exitCode(exit, undefined),
           signal: null,
           stdout: stdout.join(""),
           stderr: stderr.join("")
@@ -109,7 +115,7 @@ export const start = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) =>
     Effect.sync((): Started => {
       const child = spawn(
         process.execPath,
-        ["--conditions=@bitget-effect/source", "--import", "tsx", "src/bin/bitget.ts", ...args],
+        ["--conditions=@bitget-effect/source", "--import", "tsx", bin, ...args],
         { cwd: packageDir, env, stdio: ["ignore", "pipe", "pipe"] }
       )
       let stdout = ""

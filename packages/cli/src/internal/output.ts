@@ -1,7 +1,7 @@
 /**
  * Where the records go: standard output, or a partial file that becomes the
  * output file only when the export is complete. Every write is waited for
- * (the file has the bytes, or the pipe took them), so the count of bytes
+ * (the file has the bytes, or the pipe took them), so the file's count of bytes
  * written is exact at any point and memory stays flat whatever the export's
  * size.
  *
@@ -37,8 +37,6 @@ export class StdoutClosed extends Schema.TaggedError<StdoutClosed>("@bitget-effe
 export interface Output<E> {
   /** Writes text and waits until it is written. */
   readonly write: (text: string) => Effect.Effect<void, E>
-  /** Bytes written so far, counting those kept from an earlier run. */
-  readonly bytes: () => number
 }
 
 /**
@@ -48,6 +46,8 @@ export interface Output<E> {
  * @category models
  */
 export interface FileOutput extends Output<PlatformError.PlatformError> {
+  /** Bytes written so far, counting those kept from an earlier run. */
+  readonly bytes: () => number
   /** Waits until what was written is on disk. */
   readonly sync: Effect.Effect<void, PlatformError.PlatformError>
 }
@@ -64,15 +64,11 @@ const encoder = new TextEncoder()
 export const stdout: Effect.Effect<Output<StdoutClosed>> = Effect.sync(() => {
   // an EPIPE is reported to the write's callback; without a listener it would also crash the process
   process.stdout.on("error", () => {})
-  let bytes = 0
   return {
-    bytes: () => bytes,
     write: (text) =>
       text === "" ? Effect.void : Effect.callback<void, StdoutClosed>((resume) => {
-        const data = encoder.encode(text)
-        process.stdout.write(data, (error) => {
+        process.stdout.write(encoder.encode(text), (error) => {
           if (error === null || error === undefined) {
-            bytes += data.length
             resume(Effect.void)
           } else {
             resume(Effect.fail(new StdoutClosed()))

@@ -12,15 +12,12 @@ import * as DateTime from "effect/DateTime"
 import * as Result from "effect/Result"
 
 /**
- * A resolved range, both ends included.
+ * The milliseconds of a day (the package's one place for them).
  *
- * @since 0.1.0
- * @category models
+ * @since 0.2.0
+ * @category constants
  */
-export interface TimeRange {
-  readonly from: DateTime.Utc
-  readonly to: DateTime.Utc
-}
+export const DAY = 86_400_000
 
 /**
  * Which end of a range a time is: a date as `start` is the first millisecond
@@ -78,7 +75,7 @@ export const parse = (text: string, end: End): Result.Result<DateTime.Utc, strin
     const start = utcMillis(Number(date[1]), Number(date[2]), Number(date[3]))
     return start === undefined
       ? Result.fail(`"${text}" is not a calendar date`)
-      : Result.succeed(DateTime.makeUnsafe(end === "start" ? start : start + 86_400_000 - 1))
+      : Result.succeed(DateTime.makeUnsafe(end === "start" ? start : start + DAY - 1))
   }
   const dateTime = dateTimePattern.exec(input)
   if (dateTime === null) return Result.fail(`expected ${expected}, got "${text}"`)

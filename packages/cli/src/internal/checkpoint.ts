@@ -14,9 +14,9 @@ import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import * as ExportKind from "./ExportKind.js"
-import * as Format from "./Format.js"
-import { UsageError } from "./UsageError.js"
+import * as ExportKind from "./exportKind.js"
+import * as Format from "./format.js"
+import { UsageError } from "./usageError.js"
 
 const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
@@ -142,3 +142,47 @@ export const differences = (checkpoint: Checkpoint, wanted: Wanted): ReadonlyArr
   if (Option.isSome(wanted.to)) compare("--to", DateTime.formatIso(checkpoint.to), DateTime.formatIso(wanted.to.value))
   return out
 }
+
+/**
+ * What `--resume` continues from: the checkpoint beside `paths.out`, checked
+ * against what is asked and against `FILE.part` (at least as long as the
+ * checkpoint says). Fails with a `UsageError` when there is none or it does
+ * not fit.
+ *
+ * @since 0.2.0
+ * @category files
+ */
+export const resumePoint = (
+  paths: Paths,
+  wanted: Wanted
+): Effect.Effect<Checkpoint, UsageError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const saved = yield* read(paths.checkpoint)
+    if (Option.isNone(saved)) {
+      return yield* new UsageError({
+        problem: `nothing to resume: there is no checkpoint ${paths.checkpoint} (run without --resume to start)`
+      })
+    }
+    const checkpoint = saved.value
+    const problems = differences(checkpoint, wanted)
+    if (problems.length > 0) {
+      return yield* new UsageError({
+        problem: `the checkpoint ${paths.checkpoint} is of another export: ${problems.join("; ")}`
+      })
+    }
+    const size = yield* fs.stat(paths.part).pipe(
+      Effect.map((info) => Number(info.size)),
+      Effect.orElseSucceed(() => -1)
+    )
+    if (size < checkpoint.bytes) {
+      return yield* new UsageError({
+        problem:
+          `${paths.part} is ${
+            size < 0 ? "missing" : `shorter than the checkpoint says (${size} < ${checkpoint.bytes} bytes)`
+          }: ` +
+          `delete ${paths.checkpoint} to start over`
+      })
+    }
+    return checkpoint
+  })

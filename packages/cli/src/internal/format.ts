@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import type * as Columns from "./Columns.js"
+import type * as Columns from "./columns.js"
 
 /**
  * The formats, as `--format` takes them.

@@ -13,8 +13,8 @@ import * as P2pOrders from "@bitget-effect/core/P2pOrders"
 import * as TaxRecords from "@bitget-effect/core/TaxRecords"
 import type * as DateTime from "effect/DateTime"
 import * as Stream from "effect/Stream"
-import * as Columns from "./Columns.js"
-import * as Format from "./Format.js"
+import * as Columns from "./columns.js"
+import * as Format from "./format.js"
 
 /**
  * The export names, as the command takes them.
