@@ -5,39 +5,39 @@
  *
  * @since 0.1.0
  */
-import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import type { HttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
-import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
-import * as Schedule from "effect/Schedule"
-import * as Schema from "effect/Schema"
 import type * as Tracer from "effect/Tracer"
+import type { BitgetOptions } from "./BitgetConfig.js"
 import { BitgetConfig } from "./BitgetConfig.js"
-import type { BitgetApiError, BitgetError, BitgetHttpError, BitgetPublicError } from "./BitgetError.js"
-import { BitgetDecodeError, isApiErrorOfKind } from "./BitgetError.js"
+import type {
+  BitgetApiError,
+  BitgetError,
+  BitgetHttpError,
+  BitgetPublicError,
+  BitgetSignerError,
+  BitgetTransportError
+} from "./BitgetError.js"
+import { BitgetDecodeError } from "./BitgetError.js"
 import type { Credentials } from "./Credentials.js"
 import type { Auth, Endpoint, Failure } from "./Endpoint.js"
-import { label } from "./Endpoint.js"
 import { HttpTransport, layerHttpClient } from "./HttpTransport.js"
-import { decoder } from "./internal/decoder.js"
 import { describeParseError, excerpt, interpret } from "./internal/envelope.js"
+import * as Instrumentation from "./internal/instrumentation.js"
+import * as Plan from "./internal/plan.js"
 import * as Redact from "./internal/redact.js"
 import * as Request from "./internal/request.js"
-import * as TimeEndpoint from "./internal/serverTime.js"
-import * as Internal from "./internal/telemetry.js"
+import * as Retrying from "./internal/retrying.js"
+import * as ServerTime from "./internal/serverTime.js"
 import * as Transport from "./internal/transport.js"
 import * as RateLimiter from "./RateLimiter.js"
-import * as Retry from "./Retry.js"
 import { Signer } from "./Signer.js"
-import * as Telemetry from "./Telemetry.js"
 
 /**
  * Header names that carry credentials; they are redacted from spans and logs.
@@ -86,100 +86,163 @@ export declare namespace BitgetClient {
   }
 }
 
-/** What one call has done so far: its attempts, why it retried, how long it waited for the limiter. */
-interface CallState {
-  attempts: number
-  waitedMillis: number
-  readonly reasons: Array<string>
-}
-
-/** What one attempt got: the answer, the `data` of its envelope, and what to scrub from text that quotes it. */
-interface Answered {
+/** What an attempt sent: the answer, and what to scrub from text that quotes it. */
+interface Sent {
   readonly answer: HttpTransport.Response
-  readonly data: unknown
   readonly secrets: Redact.Scrubber
 }
 
-/**
- * Retries an effect per a policy, building the schedule's state only once it
- * has failed (most calls succeed at once): the first failure is the
- * schedule's first input, as with `Effect.retry`. `onRetry` hears of each
- * retry with the failure and the delay before it.
- */
-const retrying = (
-  policy: Retry.Policy,
-  onRetry: (error: BitgetError, delayMillis: number) => Effect.Effect<void>
-) =>
-<A, E extends BitgetError, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.catch(self, (first) => {
-    let replay = true
-    return Effect.retry(
-      Effect.suspend(() => {
-        if (!replay) return self
-        replay = false
-        return Effect.fail(first)
-      }),
-      Schedule.tap(
-        policy,
-        ({ duration, input }) => onRetry(input, Math.max(0, Math.round(Duration.toMillis(duration))))
-      )
+/** What an attempt read: the answer, the `data` of its envelope, and what to scrub from text that quotes it. */
+interface Answered extends Sent {
+  readonly data: unknown
+}
+
+/** The client's limiter, over the `RateLimiterStore` from the context when there is one, else in memory. */
+const limiterOf = (options: RateLimiter.RateLimitOptions): Effect.Effect<RateLimiter.Limiter> =>
+  Effect.serviceOption(RateLimiter.RateLimiterStore).pipe(
+    Effect.flatMap(Option.match({ onNone: () => RateLimiter.makeMemoryStore, onSome: Effect.succeed })),
+    Effect.flatMap((store) =>
+      RateLimiter.make(options).pipe(Effect.provideService(RateLimiter.RateLimiterStore, store))
     )
-  })
-
-const isClockSkew = isApiErrorOfKind("ClockSkew")
-const isRateLimited = isApiErrorOfKind("RateLimited")
-
-/** Marks a span with a failure's type and exchange code; returns the code (empty when there is none). */
-const describeError = (span: Tracer.Span, error: BitgetError): string => {
-  const code = error._tag === "BitgetApiError" ? error.code : ""
-  span.attribute(Telemetry.attributes.errorType, error._tag)
-  if (code !== "") span.attribute(Telemetry.attributes.errorCode, code)
-  return code
-}
+  )
 
 /**
- * Records a finished call: its duration and outcome in the metrics; its
- * attempts, limiter wait, retry reasons and failure on its span.
+ * Signs a request when it carries a prehash (a signed endpoint's), then sends
+ * it within the configured deadline and size cap.
  */
-const finish = (
-  { call, context, metrics, millis, name, span }: {
-    readonly span: Tracer.Span
-    readonly call: CallState
-    readonly name: string
-    readonly metrics: Internal.EndpointMetrics
-    /** Where the metrics are kept. */
-    readonly context: Context.Context<never>
-    readonly millis: number
-  },
-  exit: Exit.Exit<unknown, BitgetError>
-): void => {
-  metrics.duration.updateUnsafe(millis, context)
-  span.attribute(Telemetry.attributes.attempt, call.attempts)
-  span.attribute(Telemetry.attributes.rateLimitWait, call.waitedMillis)
-  if (call.reasons.length > 0) span.attribute(Telemetry.attributes.retryReasons, call.reasons.join(","))
-  if (Exit.isSuccess(exit)) return metrics.success.updateUnsafe(1, context)
-  const failure = Cause.findErrorOption(exit.cause)
-  if (Option.isSome(failure)) {
-    Internal.countError(name, failure.value._tag, describeError(span, failure.value), context)
-    return metrics.failure.updateUnsafe(1, context)
+const sender = (
+  config: BitgetOptions,
+  frame: Request.Frame,
+  signer: Signer["Service"],
+  transport: HttpTransport["Service"]
+) => {
+  const timeoutMillis = Duration.toMillis(config.timeout)
+  const send = (name: string, method: "GET" | "POST", request: Request.Outgoing, secrets: Redact.Scrubber) =>
+    Effect.map(
+      transport.send({
+        endpoint: name,
+        method,
+        url: request.url,
+        headers: request.headers,
+        body: request.body,
+        timeoutMillis,
+        maxBytes: config.maxResponseBytes
+      }),
+      (answer): Sent => ({ answer, secrets })
+    )
+  return (
+    name: string,
+    method: "GET" | "POST",
+    request: Request.Outgoing
+  ): Effect.Effect<Sent, BitgetTransportError | BitgetDecodeError | BitgetSignerError> => {
+    if (request.toSign === undefined) return send(name, method, request, frame.secrets)
+    return Effect.flatMap(signer.sign(request.toSign.key, request.toSign.prehash), (signature) => {
+      request.headers["ACCESS-SIGN"] = signature
+      return send(name, method, request, Redact.combine(frame.secrets, [signature]))
+    })
   }
-  return (Cause.hasInterruptsOnly(exit.cause) ? metrics.interrupted : metrics.failure).updateUnsafe(1, context)
+}
+
+/** Reads an answer's envelope (its status on the attempt's span): its `data`, or the failure it holds. */
+const read = (
+  plan: Plan.Plan,
+  span: Tracer.Span,
+  { answer, secrets }: Sent
+): Effect.Effect<Answered, BitgetApiError | BitgetHttpError | BitgetDecodeError> => {
+  Instrumentation.answered(span, answer.status)
+  const data = interpret({ endpoint: plan.name, ...answer, secrets })
+  return Result.isSuccess(data)
+    ? Effect.succeed<Answered>({ answer, data: data.success, secrets })
+    : Instrumentation.refused(plan.name, data.failure)
+}
+
+/** Decodes the `data` of an answer with the endpoint's decoder. */
+const decode = <A>(plan: Plan.Plan, { answer, data, secrets }: Answered): Effect.Effect<A, BitgetDecodeError> => {
+  const decoded = plan.decode(data)
+  return Result.isSuccess(decoded)
+    ? Effect.succeed(decoded.success as A)
+    : Effect.fail(
+      new BitgetDecodeError({
+        endpoint: plan.name,
+        status: answer.status,
+        issue: describeParseError(decoded.failure, secrets),
+        excerpt: excerpt(answer.body, secrets)
+      })
+    )
+}
+
+/** What a client's calls share, worked out once when it is built. */
+interface Wiring {
+  readonly frame: Request.Frame
+  readonly limiter: RateLimiter.Limiter
+  readonly planOf: (endpoint: Endpoint<unknown, unknown>) => Plan.Plan
+  readonly signAndSend: ReturnType<typeof sender>
+  /** The offset added to the local clock to get the exchange's, in milliseconds (kept by `syncClock`). */
+  offset: number
 }
 
 /**
- * What a client works out once per endpoint rather than per call: its label,
- * metrics, retry policy, decoder, rate-limit bucket and span options.
+ * One attempt, in a span of its own: limit, build (timestamped with the
+ * exchange's clock), sign, send, read. It signs only with credentials, which a
+ * public endpoint is never given (`Request.credentialsFor`): hence its
+ * failures are the `auth`'s.
  */
-interface Plan {
-  readonly name: string
-  readonly metrics: Internal.EndpointMetrics
-  readonly policy: Retry.Policy
-  readonly decode: (data: unknown) => Result.Result<unknown, Schema.SchemaError>
-  readonly bucket: Parameters<RateLimiter.Limiter["take"]>[0]
-  readonly callSpan: string
-  readonly callOptions: Tracer.SpanOptionsNoTrace
-  /** The attempt span's attributes but its number. */
-  readonly attemptAttributes: Readonly<Record<string, unknown>>
+function attempt<I, A, EI extends object, EA, Au extends Auth>(
+  client: Wiring,
+  endpoint: Endpoint<I, A, EI, EA, Au>,
+  prepared: Request.Prepared,
+  credentials: Credentials | undefined,
+  call: Instrumentation.CallState | undefined
+): Effect.Effect<Answered, Failure<Au>>
+function attempt<I, A, EI extends object, EA>(
+  client: Wiring,
+  endpoint: Endpoint<I, A, EI, EA>,
+  prepared: Request.Prepared,
+  credentials: Credentials | undefined,
+  call: Instrumentation.CallState | undefined
+): Effect.Effect<Answered, BitgetError> {
+  const plan = client.planOf(endpoint as Endpoint<unknown, unknown>)
+  const steps = (span: Tracer.Span) =>
+    Effect.flatMap(client.limiter.take(plan.bucket, client.frame.identity), (permit) =>
+      Effect.withFiber((fiber) => {
+        Instrumentation.waited(span, call, fiber, permit.waitedMillis)
+        const now = credentials === undefined ? 0 : fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() + client.offset
+        const request = Request.outgoing(client.frame, endpoint, prepared, credentials, now)
+        return client.signAndSend(plan.name, endpoint.method, request)
+      }).pipe(
+        // the slot is settled however the attempt ends once it is taken: signing failed, interrupted, answered
+        Effect.ensuring(permit.settle),
+        Effect.flatMap((sent) => read(plan, span, sent))
+      ))
+  return Instrumentation.attempt(plan, call, steps)
+}
+
+/**
+ * One call, in its span: build the request (refused before sending when it
+ * cannot be sent), then its attempts (resynced on clock skew, retried per the
+ * endpoint's policy), then decode the answer.
+ */
+function run<I, A, EI extends object, EA, Au extends Auth>(
+  client: Wiring,
+  syncClock: Effect.Effect<unknown, BitgetError>,
+  endpoint: Endpoint<I, A, EI, EA, Au>,
+  input: I
+): Effect.Effect<A, Failure<Au>>
+function run<I, A, EI extends object, EA>(
+  client: Wiring,
+  syncClock: Effect.Effect<unknown, BitgetError>,
+  endpoint: Endpoint<I, A, EI, EA>,
+  input: I
+): Effect.Effect<A, BitgetError> {
+  const plan = client.planOf(endpoint as Endpoint<unknown, unknown>)
+  return Instrumentation.call(plan, (call): Effect.Effect<A, BitgetError> => {
+    const credentials = Request.credentialsFor(client.frame, endpoint)
+    if (Result.isFailure(credentials)) return Effect.fail(credentials.failure)
+    const prepared = Request.prepare(endpoint, input)
+    if (Result.isFailure(prepared)) return Effect.fail(prepared.failure)
+    const once = attempt(client, endpoint, prepared.success, credentials.success, call)
+    return Effect.flatMap(Retrying.retried(once, plan, call, syncClock), (answered) => decode<A>(plan, answered))
+  })
 }
 
 /**
@@ -193,250 +256,31 @@ interface Plan {
 export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Signer | HttpTransport> = Effect
   .gen(function*() {
     const config = yield* BitgetConfig
-    const signer = yield* Signer
-    const transport = yield* HttpTransport
-    const store = yield* Effect.serviceOption(RateLimiter.RateLimiterStore).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () => RateLimiter.makeMemoryStore,
-        onSome: Effect.succeed
-      }))
-    )
-    const limiter = yield* RateLimiter.make(config.rateLimit).pipe(
-      Effect.provideService(RateLimiter.RateLimiterStore, store)
-    )
-    /** The offset added to the local clock to get the exchange's, in milliseconds. */
-    let offset = 0
-    const timeoutMillis = Duration.toMillis(config.timeout)
     const frame = Request.frame(config)
-
-    const plans = new WeakMap<object, Plan>()
-    const planOf = (endpoint: Endpoint<unknown, unknown>): Plan => {
-      let plan = plans.get(endpoint)
-      if (plan === undefined) {
-        const name = label(endpoint)
-        plan = {
-          name,
-          metrics: Internal.forEndpoint(name),
-          policy: Retry.schedule(endpoint, { ...config.retry, ...config.retry.endpoints?.[endpoint.name] }),
-          decode: decoder(endpoint.response),
-          bucket: { name: endpoint.name, label: name, rateLimit: endpoint.rateLimit },
-          callSpan: `bitget ${endpoint.name}`,
-          callOptions: {
-            attributes: {
-              [Telemetry.attributes.endpoint]: name,
-              [Telemetry.attributes.operation]: endpoint.name,
-              [Telemetry.attributes.method]: endpoint.method,
-              [Telemetry.attributes.path]: endpoint.path
-            }
-          },
-          attemptAttributes: {
-            [Telemetry.attributes.endpoint]: name,
-            [Telemetry.attributes.method]: endpoint.method,
-            [Telemetry.attributes.url]: `${config.baseUrl}${endpoint.path}`
-          }
-        }
-        plans.set(endpoint, plan)
+    const client: Wiring = {
+      frame,
+      signAndSend: sender(config, frame, yield* Signer, yield* HttpTransport),
+      limiter: yield* limiterOf(config.rateLimit),
+      planOf: Plan.planner(config),
+      offset: 0
+    }
+    const syncClock = ServerTime.sync(
+      Effect.suspend(() => attempt(client, ServerTime.endpoint, Request.empty, undefined, undefined)),
+      frame.secrets,
+      (offset) => {
+        client.offset = offset
       }
-      return plan
-    }
-
-    /** Reads the envelope of an answer: its `data`, or the failure (a rate-limit refusal counted and logged). */
-    const answered = (
-      plan: Plan,
-      answer: HttpTransport.Response,
-      secrets: Redact.Scrubber
-    ): Effect.Effect<Answered, BitgetApiError | BitgetHttpError | BitgetDecodeError> => {
-      const data = interpret({ endpoint: plan.name, ...answer, secrets })
-      if (Result.isSuccess(data)) return Effect.succeed<Answered>({ answer, data: data.success, secrets })
-      const error = data.failure
-      return isRateLimited(error)
-        ? Effect.andThen(
-          Metric.update(Metric.withAttributes(RateLimiter.rejections, { endpoint: plan.name }), 1),
-          Effect.andThen(
-            Effect.logWarning(`rate limited: ${plan.name} answered ${error.code} (HTTP ${error.status})`),
-            Effect.fail(error)
-          )
-        )
-        : Effect.fail(error)
-    }
-
-    /**
-     * One attempt, in a span of its own that holds neither headers, body nor
-     * query: wait for a slot, sign afresh, send, read the envelope. It signs
-     * only with credentials, which a public endpoint is never given
-     * (`Request.credentialsFor`): hence its failures are the `auth`'s.
-     */
-    function attempt<I, A, EI extends object, EA, Au extends Auth>(
-      endpoint: Endpoint<I, A, EI, EA, Au>,
-      prepared: Request.Prepared,
-      credentials: Credentials | undefined,
-      call: CallState | undefined
-    ): Effect.Effect<Answered, Failure<Au>>
-    function attempt<I, A, EI extends object, EA>(
-      endpoint: Endpoint<I, A, EI, EA>,
-      prepared: Request.Prepared,
-      credentials: Credentials | undefined,
-      call: CallState | undefined
-    ): Effect.Effect<Answered, BitgetError> {
-      const plan = planOf(endpoint as Endpoint<unknown, unknown>)
-      return Effect.suspend(() =>
-        Effect.useSpan(plan.name, {
-          kind: "client",
-          attributes: {
-            ...plan.attemptAttributes,
-            [Telemetry.attributes.attempt]: call === undefined ? 1 : ++call.attempts
-          }
-        }, (span) =>
-          Effect.flatMap(limiter.take(plan.bucket, frame.identity), (permit) =>
-            Effect.withFiber((fiber) => {
-              span.attribute(Telemetry.attributes.rateLimitWait, permit.waitedMillis)
-              if (permit.waitedMillis > 0) {
-                if (call !== undefined) call.waitedMillis += permit.waitedMillis
-                fiber.getRef(Internal.LimiterWaits)?.(permit.waitedMillis)
-              }
-              const timestamp = credentials === undefined
-                ? 0
-                : fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() + offset
-              const request = Request.outgoing(frame, endpoint, prepared, credentials, timestamp)
-              const send = (secrets: Redact.Scrubber) =>
-                Effect.map(
-                  transport.send({
-                    endpoint: plan.name,
-                    method: endpoint.method,
-                    url: request.url,
-                    headers: request.headers,
-                    body: request.body,
-                    timeoutMillis,
-                    maxBytes: config.maxResponseBytes
-                  }),
-                  (answer) => ({ answer, secrets })
-                )
-              if (request.toSign === undefined) return send(frame.secrets)
-              return Effect.flatMap(signer.sign(request.toSign.key, request.toSign.prehash), (signature) => {
-                request.headers["ACCESS-SIGN"] = signature
-                return send(Redact.combine(frame.secrets, [signature]))
-              })
-            }).pipe(
-              // the slot is settled however the attempt ends once it is taken: signing failed, interrupted, answered
-              Effect.ensuring(permit.settle),
-              Effect.flatMap(({ answer, secrets }) => {
-                span.attribute(Telemetry.attributes.status, answer.status)
-                return answered(plan, answer, secrets)
-              })
-            )).pipe(
-              Effect.tapError((error) => Effect.sync(() => describeError(span, error))),
-              Effect.withParentSpan(span, { captureStackTrace: false })
-            ))
-      )
-    }
-
-    const syncClock = Effect.gen(function*() {
-      const before = yield* Clock.currentTimeMillis
-      const { data } = yield* attempt(TimeEndpoint.endpoint, Request.empty, undefined, undefined)
-      const after = yield* Clock.currentTimeMillis
-      const server = yield* Schema.decodeUnknownEffect(TimeEndpoint.ServerTime)(data).pipe(
-        Effect.mapError((error) =>
-          new BitgetDecodeError({
-            endpoint: label(TimeEndpoint.endpoint),
-            status: 200,
-            issue: describeParseError(error, frame.secrets),
-            excerpt: ""
-          })
-        )
-      )
-      const value = DateTime.toEpochMillis(server.serverTime) - Math.round((before + after) / 2)
-      offset = value
-      yield* Effect.logInfo(`clock: synced with the exchange, offset ${value} ms`)
-      return value
-    })
-
-    /** A call's attempts: refused before sending when it cannot be sent, resynced on clock skew, retried per policy. */
-    function run<I, A, EI extends object, EA, Au extends Auth>(
-      endpoint: Endpoint<I, A, EI, EA, Au>,
-      input: I,
-      plan: Plan,
-      call: CallState
-    ): Effect.Effect<A, Failure<Au>>
-    function run<I, A, EI extends object, EA>(
-      endpoint: Endpoint<I, A, EI, EA>,
-      input: I,
-      plan: Plan,
-      call: CallState
-    ): Effect.Effect<A, BitgetError> {
-      const credentials = Request.credentialsFor(frame, endpoint)
-      if (Result.isFailure(credentials)) return Effect.fail(credentials.failure)
-      const prepared = Request.prepare(endpoint, input)
-      if (Result.isFailure(prepared)) return Effect.fail(prepared.failure)
-      const onRetry = (reason: string, detail: string) =>
-        Effect.contextWith((context: Context.Context<never>) => {
-          call.reasons.push(reason)
-          Internal.countRetry(plan.name, reason, context)
-          return Effect.logInfo(`retry: ${plan.name} attempt ${call.attempts + 1} ${detail}`)
-        })
-      const once = attempt(endpoint, prepared.success, credentials.success, call)
-      return once.pipe(
-        Effect.catchIf(
-          isClockSkew,
-          (error) =>
-            onRetry(Retry.reason(error), "after the exchange refused the timestamp; syncing the clock").pipe(
-              Effect.andThen(syncClock),
-              Effect.andThen(once)
-            )
-        ),
-        retrying(plan.policy, (error, delayMillis) => {
-          const reason = Retry.reason(error)
-          return onRetry(reason, `in ${delayMillis} ms after ${reason}: ${error.message}`)
-        }),
-        Effect.flatMap(({ answer, data, secrets }) => {
-          const decoded = plan.decode(data)
-          return Result.isSuccess(decoded)
-            ? Effect.succeed(decoded.success as A)
-            : Effect.fail(
-              new BitgetDecodeError({
-                endpoint: plan.name,
-                status: answer.status,
-                issue: describeParseError(decoded.failure, secrets),
-                excerpt: excerpt(answer.body, secrets)
-              })
-            )
-        })
-      )
-    }
-
-    const execute = <I, A, EI extends object, EA, Au extends Auth>(
-      endpoint: Endpoint<I, A, EI, EA, Au>,
-      input: I
-    ): Effect.Effect<A, Failure<Au>> => {
-      const plan = planOf(endpoint as Endpoint<unknown, unknown>)
-      return Effect.useSpan(plan.callSpan, plan.callOptions, (span) =>
-        Effect.withFiber((fiber) => {
-          const clock = fiber.getRef(Clock.Clock)
-          const started = clock.currentTimeMillisUnsafe()
-          const call: CallState = { attempts: 0, waitedMillis: 0, reasons: [] }
-          return run(endpoint, input, plan, call).pipe(
-            Effect.withParentSpan(span, { captureStackTrace: false }),
-            Effect.onExit((exit) =>
-              Effect.sync(() =>
-                finish({
-                  span,
-                  call,
-                  name: plan.name,
-                  metrics: plan.metrics,
-                  context: fiber.context,
-                  millis: clock.currentTimeMillisUnsafe() - started
-                }, exit)
-              )
-            )
-          )
-        }))
-    }
-
+    )
     if (config.syncClockOnStart) {
       yield* syncClock.pipe(
         Effect.catch((error) => Effect.logWarning(`clock sync at start failed: ${error.message}`))
       )
     }
-    return BitgetClient.of({ execute, clockOffset: Effect.sync(() => offset), syncClock })
+    return BitgetClient.of({
+      execute: (endpoint, input) => run(client, syncClock, endpoint, input),
+      clockOffset: Effect.sync(() => client.offset),
+      syncClock
+    })
   })
 
 /**

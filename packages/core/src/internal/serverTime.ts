@@ -1,6 +1,12 @@
+import * as Clock from "effect/Clock"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { BitgetDecodeError } from "../BitgetError.js"
 import * as Endpoint from "../Endpoint.js"
 import { Timestamp } from "../Schemas.js"
+import { describeParseError } from "./envelope.js"
+import type { Scrubber } from "./redact.js"
 
 /** @internal */
 export class ServerTime extends Schema.Class<ServerTime>("ServerTime")({
@@ -17,3 +23,35 @@ export const endpoint = Endpoint.get({
   request: Schema.Struct({}),
   response: ServerTime
 })
+
+/**
+ * Syncs a client's clock: reads the exchange's with `read` (one attempt of
+ * `endpoint`), hands `set` the offset to add to the local clock (the
+ * server's time less the middle of the round trip), logs and returns it.
+ *
+ * @internal
+ */
+export const sync = <E>(
+  read: Effect.Effect<{ readonly data: unknown }, E>,
+  secrets: Scrubber,
+  set: (offset: number) => void
+): Effect.Effect<number, E | BitgetDecodeError> =>
+  Effect.gen(function*() {
+    const before = yield* Clock.currentTimeMillis
+    const { data } = yield* read
+    const after = yield* Clock.currentTimeMillis
+    const server = yield* Schema.decodeUnknownEffect(ServerTime)(data).pipe(
+      Effect.mapError((error) =>
+        new BitgetDecodeError({
+          endpoint: Endpoint.label(endpoint),
+          status: 200,
+          issue: describeParseError(error, secrets),
+          excerpt: ""
+        })
+      )
+    )
+    const offset = DateTime.toEpochMillis(server.serverTime) - Math.round((before + after) / 2)
+    set(offset)
+    yield* Effect.logInfo(`clock: synced with the exchange, offset ${offset} ms`)
+    return offset
+  })
