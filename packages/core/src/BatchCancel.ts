@@ -289,6 +289,7 @@ export const endpoint = Endpoint.post({
   auth: "signed",
   rateLimit: { limit: 10, window: "1 second", scope: "uid" },
   idempotency: "idempotent",
+  bounds: { enums: { batchMode: BatchMode.literals } },
   request: BatchCancelRequest,
   response: BatchCancelResponse
 })

@@ -68,6 +68,24 @@ export type Auth = "signed" | "public" | "optional"
  */
 export type Failure<Au extends Auth> = Au extends "public" ? BitgetPublicError : BitgetError
 
+/**
+ * What the exchange bounds in a request, as core states it: the longest time
+ * window, the largest `limit`, and the closed value tables by field (the
+ * values the exchange takes, spelled as sent). The sandbox states the same of
+ * its routes, and the e2e agreement test holds the two together.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Bounds {
+  /** The most days between `startTime` and `endTime`. */
+  readonly windowDays?: number
+  /** The largest `limit` (records or levels per answer). */
+  readonly pageSize?: number
+  /** Each closed field's values, by field name. */
+  readonly enums?: { readonly [field: string]: ReadonlyArray<string> }
+}
+
 interface Common<A, EA, Au extends Auth> {
   /** A stable name, e.g. `spot.batchCancelOrders`; used in errors, spans and limiter keys. */
   readonly name: string
@@ -76,6 +94,8 @@ interface Common<A, EA, Au extends Auth> {
   readonly auth: Au
   readonly rateLimit: RateLimit
   readonly idempotency: Idempotency
+  /** What the exchange bounds in a request (see `Bounds`); absent when nothing is. */
+  readonly bounds?: Bounds
   /** Decodes the `data` field of a success envelope. */
   readonly response: Schema.Codec<A, EA>
 }
@@ -135,6 +155,46 @@ export const get = <I, A, EI extends QueryParams, EA, Au extends Auth>(
 export const post = <I, A, EI extends object, EA, Au extends Auth>(
   descriptor: Omit<Post<I, A, EI, EA, Au>, "method">
 ): Post<I, A, EI, EA, Au> => ({ ...descriptor, method: "POST" })
+
+/**
+ * Whether a value is an endpoint descriptor (as `get` and `post` make them).
+ *
+ * @since 0.2.0
+ * @category predicates
+ */
+export const isEndpoint = (u: unknown): u is Endpoint<unknown, unknown, object, unknown> =>
+  typeof u === "object" && u !== null &&
+  "method" in u && (u.method === "GET" || u.method === "POST") &&
+  "path" in u && typeof u.path === "string" &&
+  "name" in u && typeof u.name === "string" &&
+  "rateLimit" in u && typeof u.rateLimit === "object" &&
+  "request" in u && "response" in u
+
+/**
+ * Every endpoint descriptor that a namespace of modules exports, each once:
+ * `collect(Core)` lists all of core's endpoints, so that whatever must cover
+ * every endpoint (a dashboard, a test suite) is never a list kept by hand.
+ *
+ * @example
+ * ```ts
+ * import * as Core from "@bitget-effect/core"
+ *
+ * const names = Core.Endpoint.collect(Core).map((endpoint) => endpoint.name)
+ * assert.ok(names.includes("tax.spotRecords"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const collect = (
+  modules: { readonly [name: string]: unknown }
+): ReadonlyArray<Endpoint<unknown, unknown, object, unknown>> => [
+  ...new Set(
+    Object.values(modules).flatMap((module) =>
+      typeof module === "object" && module !== null ? Object.values(module).filter(isEndpoint) : []
+    )
+  )
+]
 
 /**
  * The label of an endpoint in errors and spans: `GET /api/v2/...`.

@@ -380,6 +380,14 @@ export const maxWindowDays = 90
  */
 export const historyDays = 90
 
+/**
+ * The largest `limit` the exchange takes, and the page size `stream` asks for by default.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxLimit = 100
+
 const RequestFields = Schema.Struct({
   productType: ProductType,
   orderId: Schema.optional(NumericId),
@@ -389,7 +397,7 @@ const RequestFields = Schema.Struct({
   orderSource: Schema.optional(OrderSourceFilter),
   startTime: Schema.optional(QueryTimestamp),
   endTime: Schema.optional(QueryTimestamp),
-  limit: Schema.optional(IntString(1, 100))
+  limit: Schema.optional(IntString(1, maxLimit))
 }).annotate({ identifier: "FuturesHistoryRequestFields" })
 
 /**
@@ -433,6 +441,11 @@ export const endpoint = Endpoint.get({
   auth: "signed",
   rateLimit: { limit: 10, window: "1 second", scope: "uid" },
   idempotency: "idempotent",
+  bounds: {
+    windowDays: maxWindowDays,
+    pageSize: maxLimit,
+    enums: { productType: productTypes, orderSource: orderSourceFilters }
+  },
   request: FuturesHistoryRequest,
   response: FuturesHistoryPage
 })
@@ -530,7 +543,7 @@ export type FuturesHistoryStreamRequest =
 export const stream = (
   request: FuturesHistoryStreamRequest
 ): Stream.Stream<FuturesOrder, BitgetError, BitgetClient.BitgetClient> => {
-  const { endTime, order, pageSize = 100, startTime, ...filters } = request
+  const { endTime, order, pageSize = maxLimit, startTime, ...filters } = request
   const common = {
     pageSize,
     id: (record: FuturesOrder) => record.orderId,

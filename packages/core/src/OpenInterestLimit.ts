@@ -87,6 +87,7 @@ export const endpoint = Endpoint.get({
   auth: "signed",
   rateLimit: { limit: 5, window: "1 second", scope: "uid" },
   idempotency: "idempotent",
+  bounds: { enums: { category: futuresCategories } },
   request: OpenInterestLimitRequest,
   response: OpenInterestLimit
 })

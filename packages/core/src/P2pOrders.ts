@@ -58,6 +58,22 @@ export const maxLimit = 100
 export const p2pStatuses = ["pending_pay", "Paid", "Appeal", "Completed", "cancelled"] as const
 
 /**
+ * The sides of a P2P order.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const sides = ["buy", "sell"] as const
+
+/**
+ * The values of the `language` parameter.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const languages = ["zh-CN", "en-US"] as const
+
+/**
  * The status filter type.
  *
  * @since 0.1.0
@@ -106,9 +122,9 @@ export const P2pOrdersRequest = Schema.Struct({
   limit: Schema.optional(IntString(1, maxLimit)),
   status: Schema.optional(P2pStatusFilter),
   advNo: Filter,
-  side: Schema.optional(Schema.Literals(["buy", "sell"])),
+  side: Schema.optional(Schema.Literals(sides)),
   coin: Filter,
-  language: Schema.optional(Schema.Literals(["zh-CN", "en-US"])),
+  language: Schema.optional(Schema.Literals(languages)),
   fiat: Filter,
   orderNo: Filter
 }).annotate({ identifier: "P2pOrdersFields" }).check(
@@ -161,7 +177,7 @@ export class P2pOrder extends Schema.Class<P2pOrder>("P2pOrder")({
   orderId: Schema.String,
   orderNo: Schema.String,
   advNo: Schema.String,
-  side: OpenEnum(["buy", "sell"]),
+  side: OpenEnum(sides),
   /** Amount of digital currency. */
   count: Decimal,
   /** The digital currency. */
@@ -235,6 +251,11 @@ export const endpoint = Endpoint.get({
   auth: "signed",
   rateLimit: { limit: 10, window: "1 second", scope: "uid" },
   idempotency: "idempotent",
+  bounds: {
+    windowDays: maxWindowDays,
+    pageSize: maxLimit,
+    enums: { status: p2pStatuses, side: sides, language: languages }
+  },
   request: P2pOrdersRequest,
   response: P2pOrderPage
 })

@@ -47,15 +47,23 @@ export type ProductType = Extract<keyof typeof productTypeSpellings, string>
 const spellings = Object.keys(productTypeSpellings) as Array<ProductType>
 
 /**
+ * The product types as sent (lower case; the `s`-prefixed ones are the demo variants).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const productTypes: ReadonlyArray<(typeof productTypeSpellings)[ProductType]> = [
+  ...new Set(Object.values(productTypeSpellings))
+]
+
+/**
  * A futures product line (the `s`-prefixed ones are the demo variants), in
  * either case; always sent in lower case.
  *
  * @since 0.1.0
  * @category models
  */
-export const ProductType: Schema.Codec<ProductType, string> = Schema.Literals([
-  ...new Set(Object.values(productTypeSpellings))
-]).pipe(
+export const ProductType: Schema.Codec<ProductType, string> = Schema.Literals(productTypes).pipe(
   Schema.decodeTo(Schema.Literals(spellings), {
     decode: SchemaGetter.passthroughSubtype(),
     encode: SchemaGetter.transform((type) => productTypeSpellings[type])
@@ -218,6 +226,15 @@ export const endpoint = Endpoint.post({
   auth: "signed",
   rateLimit: { limit: 10, window: "1 second", scope: "uid" },
   idempotency: "unsafe",
+  bounds: {
+    enums: {
+      productType: productTypes,
+      holdSide: HoldSide.literals,
+      stopSurplusTriggerType: TriggerType.literals,
+      stopLossTriggerType: TriggerType.literals,
+      stpMode: StpMode.literals
+    }
+  },
   request: PositionTpslRequest,
   response: Schema.Array(PositionTpslOrder)
 })

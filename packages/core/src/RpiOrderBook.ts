@@ -83,6 +83,14 @@ export class RpiOrderBook extends Schema.Class<RpiOrderBook>("RpiOrderBook")({
 }, fastClass) {}
 
 /**
+ * The most levels a side of the book may ask for (`limit`).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxLimit = 200
+
+/**
  * The request: category and symbol, and optionally 1 to 200 levels (the
  * exchange's default is 5).
  *
@@ -92,7 +100,7 @@ export class RpiOrderBook extends Schema.Class<RpiOrderBook>("RpiOrderBook")({
 export const RpiOrderBookRequest = Schema.Struct({
   category: RpiCategory,
   symbol: NonBlank,
-  limit: Schema.optional(IntString(1, 200))
+  limit: Schema.optional(IntString(1, maxLimit))
 }).annotate({ identifier: "RpiOrderBookRequest" })
 
 /**
@@ -115,6 +123,7 @@ export const endpoint = Endpoint.get({
   auth: "optional",
   rateLimit: { limit: 10, window: "1 second", scope: "ip" },
   idempotency: "idempotent",
+  bounds: { pageSize: maxLimit, enums: { category: rpiCategories } },
   request: RpiOrderBookRequest,
   response: RpiOrderBook
 })

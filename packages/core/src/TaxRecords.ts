@@ -160,6 +160,14 @@ export class SpotTaxRecord extends Schema.Class<SpotTaxRecord>("SpotTaxRecord")(
 export const maxWindowDays = 30
 
 /**
+ * The largest `limit` the exchange takes, and the page size `stream` asks for by default.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const maxLimit = 500
+
+/**
  * The request: a window of at most 30 days (both ends required), optionally
  * one coin, a page size of 1 to 500, and the last `id` of the previous page.
  *
@@ -170,7 +178,7 @@ export const TaxRecordsRequest = Schema.Struct({
   coin: Filter,
   startTime: QueryTimestamp,
   endTime: QueryTimestamp,
-  limit: Schema.optional(IntString(1, 500)),
+  limit: Schema.optional(IntString(1, maxLimit)),
   idLessThan: Schema.optional(NumericId)
 }).annotate({ identifier: "TaxRecordsRequestFields" }).check(
   Schema.makeFilter(checkWindow(maxWindowDays), { identifier: "TaxRecordsRequest" })
@@ -196,6 +204,7 @@ export const endpoint = Endpoint.get({
   auth: "signed",
   rateLimit: { limit: 1, window: "1 second", scope: "uid" },
   idempotency: "idempotent",
+  bounds: { windowDays: maxWindowDays, pageSize: maxLimit, enums: { taxType: spotTaxTypes } },
   request: TaxRecordsRequest,
   response: Schema.Array(SpotTaxRecord)
 })
@@ -272,7 +281,7 @@ export interface TaxRecordsStreamRequest {
 export const stream = (
   request: TaxRecordsStreamRequest
 ): Stream.Stream<SpotTaxRecord, BitgetError, BitgetClient.BitgetClient> => {
-  const pageSize = request.pageSize ?? 500
+  const pageSize = request.pageSize ?? maxLimit
   return Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) =>
     Paginate.windowed({
       endpoint: Endpoint.label(endpoint),

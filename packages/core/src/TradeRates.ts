@@ -13,12 +13,20 @@ import { fastClass } from "./internal/decoder.js"
 import { Decimal, Filter } from "./Schemas.js"
 
 /**
+ * The business lines the request accepts: `mix` (futures), `spot`, `margin`.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const businessTypes = ["mix", "spot", "margin"] as const
+
+/**
  * A business line: `mix` (futures), `spot`, `margin`.
  *
  * @since 0.1.0
  * @category models
  */
-export const BusinessType = Schema.Literals(["mix", "spot", "margin"])
+export const BusinessType = Schema.Literals(businessTypes)
 
 /**
  * The business line type.
@@ -75,6 +83,7 @@ export const endpoint = Endpoint.get({
   auth: "signed",
   rateLimit: { limit: 10, window: "1 second", scope: "uid" },
   idempotency: "idempotent",
+  bounds: { enums: { businessType: businessTypes } },
   request: TradeRatesRequest,
   response: Schema.Array(TradeRate)
 })

@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import { BitgetDecodeError, BitgetRequestError } from "../src/BitgetError.js"
 import * as FuturesHistory from "../src/FuturesHistory.js"
 import { Unrecognized } from "../src/Schemas.js"
-import { assertSigned, exchange, ok } from "./support.js"
+import { assertSigned, day, exchange, ok } from "./support.js"
 
 const decimal = BigDecimal.fromStringUnsafe
 
@@ -13,7 +13,6 @@ const waitOutRateLimit = TestClock.adjust("2 seconds")
 const isDecimal = (actual: Option.Option<BigDecimal.BigDecimal>, expected: string) =>
   Option.isSome(actual) && BigDecimal.equals(actual.value, decimal(expected))
 
-const day = 86_400_000
 const start = 1_700_000_000_000
 const startTime = DateTime.makeUnsafe(start)
 

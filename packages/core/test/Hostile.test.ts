@@ -18,9 +18,7 @@ import * as PositionTpsl from "../src/PositionTpsl.js"
 import * as Schemas from "../src/Schemas.js"
 import * as Symbols from "../src/Symbols.js"
 import * as TradeRates from "../src/TradeRates.js"
-import { baseUrl, credentials, exchange, hmacSecret, ok, syncSigner } from "./support.js"
-
-const day = 86_400_000
+import { baseUrl, credentials, day, exchange, hmacSecret, ok, syncSigner } from "./support.js"
 
 const tpsl = (price: string): PositionTpsl.PositionTpslRequest => ({
   productType: "USDT-FUTURES",

@@ -3,10 +3,9 @@ import { BigDecimal, DateTime, Effect, Option } from "effect"
 import type { BitgetRequestError } from "../src/BitgetError.js"
 import * as P2pOrders from "../src/P2pOrders.js"
 import { Unrecognized } from "../src/Schemas.js"
-import { assertSigned, exchange, fail, ok } from "./support.js"
+import { assertSigned, day, exchange, fail, ok } from "./support.js"
 
 const path = "/api/v2/p2p/orderList"
-const day = 86_400_000
 const at = (millis: number) => DateTime.makeUnsafe(millis)
 const millis = (value: Option.Option<DateTime.Utc>) => Option.map(value, DateTime.toEpochMillis)
 

@@ -6,9 +6,8 @@ import { windows } from "../src/internal/paginate.js"
 import * as P2pOrders from "../src/P2pOrders.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import type { Recorded, Reply } from "./support.js"
-import { advance, credentials, exchange, fail, ok, quiesce } from "./support.js"
+import { advance, credentials, day, exchange, fail, ok, quiesce } from "./support.js"
 
-const day = 86_400_000
 const t0 = Date.UTC(2026, 0, 1)
 const at = (millis: number) => DateTime.makeUnsafe(millis)
 

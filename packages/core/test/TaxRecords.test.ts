@@ -4,13 +4,12 @@ import { TestClock } from "effect/testing"
 import { BitgetRequestError } from "../src/BitgetError.js"
 import { Unrecognized } from "../src/Schemas.js"
 import * as TaxRecords from "../src/TaxRecords.js"
-import { assertSigned, exchange, ok } from "./support.js"
+import { assertSigned, day, exchange, ok } from "./support.js"
 
 const decimal = BigDecimal.fromStringUnsafe
 
 /** The client limits itself to the endpoint's rate under the TestClock: let the window pass between calls. */
 const waitOutRateLimit = TestClock.adjust("2 seconds")
-const day = 86_400_000
 const start = 1_700_000_000_000
 const startTime = DateTime.makeUnsafe(start)
 const endTime = DateTime.makeUnsafe(start + 7 * day)

@@ -7,7 +7,7 @@ import { walk, windows } from "../src/internal/paginate.js"
 import * as RateLimiter from "../src/RateLimiter.js"
 import * as StreamProgress from "../src/StreamProgress.js"
 import * as Telemetry from "../src/Telemetry.js"
-import { advance, credentials, exchange, fail, ok } from "./support.js"
+import { advance, credentials, day, exchange, fail, ok } from "./support.js"
 
 interface Recorded {
   readonly name: string
@@ -206,7 +206,6 @@ describe("log lines", () => {
   })
 })
 
-const day = 86_400_000
 const at = (millis: number) => DateTime.makeUnsafe(millis)
 
 describe("streams", () => {

@@ -1,6 +1,8 @@
 /**
  * Property tests of the request encoders (`internal/encoder.ts`), for the
- * request schema of every operation and the building blocks of requests:
+ * request schema of every endpoint core exports (the list walked from its
+ * descriptors; each has an entry in `requests`) and the building blocks of
+ * requests:
  *
  * - the compiled encoder, with structs generated (as on Node) and
  *   interpreted (as where code cannot be generated), gives exactly the value
@@ -16,20 +18,17 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, BigDecimal, DateTime, Result, Schema, SchemaAST } from "effect"
 import * as BatchCancel from "../src/BatchCancel.js"
-import * as FundNetFlow from "../src/FundNetFlow.js"
 import * as FuturesHistory from "../src/FuturesHistory.js"
 import { bail } from "../src/internal/decoder.js"
 import { compiledEncoder, encoder } from "../src/internal/encoder.js"
-import * as OpenInterestLimit from "../src/OpenInterestLimit.js"
-import * as P2pOrders from "../src/P2pOrders.js"
 import * as PositionTpsl from "../src/PositionTpsl.js"
 import * as RpiOrderBook from "../src/RpiOrderBook.js"
 import * as Schemas from "../src/Schemas.js"
-import * as Symbols from "../src/Symbols.js"
-import * as TaxRecords from "../src/TaxRecords.js"
-import * as TradeRates from "../src/TradeRates.js"
 import { constantFrom, integer, nat, oneOf } from "./arbitraries.js"
 import { brief, keyOrder } from "./compare.js"
+import type { ByEndpoint } from "./descriptors.js"
+import { covered } from "./descriptors.js"
+import { day } from "./support.js"
 
 const seed = Number(process.env.PROPERTY_SEED ?? 20_251_125)
 const runs = Number(process.env.PROPERTY_RUNS ?? 300)
@@ -43,9 +42,6 @@ const params = (count = runs) => ({ timeout: 60_000, arbitrary: { seed, runs: co
 
 /** The largest distance from 1970 a `DateTime` holds, in milliseconds. */
 const maxMillis = 8.64e15
-
-/** A day, in milliseconds. */
-const day = 86_400_000
 
 /** Values a caller may pass by mistake, or on purpose, in place of a field (or of the whole request). */
 const oddValues: ReadonlyArray<unknown> = [
@@ -368,29 +364,35 @@ const withTrigger = (value: unknown): unknown =>
     ? { ...value, stopLossTriggerPrice: BigDecimal.fromStringUnsafe("25000.5") }
     : value
 
-/** The properties of an operation's request schema, as its endpoint encodes it. */
-const operation = <A, I>(
-  name: string,
-  endpoint: { readonly request: Schema.Codec<A, I> },
-  complete?: (value: unknown) => unknown
-) => requestProperties(name, endpoint.request, windowed(endpoint.request), validOf(endpoint.request, complete))
+/**
+ * What an endpoint's requests need beyond typed values in a window: what
+ * completes a valid one, or generators of their own (typed values and valid
+ * requests).
+ */
+type Requests =
+  | { readonly complete?: (value: unknown) => unknown }
+  | { readonly typed: Arbitrary.Arbitrary<unknown>; readonly valid: Arbitrary.Arbitrary<unknown> }
+
+/** The requests of each endpoint, by name; an endpoint core exports and this table lacks fails the suite. */
+const requests: ByEndpoint<Requests> = {
+  "public.time": {},
+  "spot.batchCancelOrders": { typed: fieldsOf(BatchCancel.endpoint.request), valid: batches },
+  "spot.symbols": {},
+  "spot.fundNetFlow": {},
+  "market.rpiOrderBook": {},
+  "mix.placePositionTpsl": { complete: withTrigger },
+  "mix.ordersHistory": {},
+  "p2p.orderList": {},
+  "common.allTradeRate": {},
+  "tax.spotRecords": {},
+  "account.openInterestLimit": {}
+}
 
 describe("request encoders", () => {
-  operation("Symbols", Symbols.endpoint)
-  operation("FundNetFlow", FundNetFlow.endpoint)
-  operation("RpiOrderBook", RpiOrderBook.endpoint)
-  operation("PositionTpsl", PositionTpsl.endpoint, withTrigger)
-  operation("FuturesHistory", FuturesHistory.endpoint)
-  operation("P2pOrders", P2pOrders.endpoint)
-  operation("TradeRates", TradeRates.endpoint)
-  operation("TaxRecords", TaxRecords.endpoint)
-  operation("OpenInterestLimit", OpenInterestLimit.endpoint)
-  requestProperties(
-    "BatchCancel",
-    BatchCancel.endpoint.request,
-    fieldsOf(BatchCancel.endpoint.request),
-    batches
-  )
+  for (const [{ name, request }, entry] of covered(requests)) {
+    if ("valid" in entry) requestProperties(name, request, entry.typed, entry.valid)
+    else requestProperties(name, request, windowed(request), validOf(request, entry.complete))
+  }
 
   it("a request made invalid by a check of the whole request is Schema's failure, with every issue", () => {
     const input = {

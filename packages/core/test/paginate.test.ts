@@ -4,9 +4,8 @@ import { TestClock } from "effect/testing"
 import type { Window, WindowOrder, Windows } from "../src/internal/paginate.js"
 import { walk, windowed, windows } from "../src/internal/paginate.js"
 import * as TaxRecords from "../src/TaxRecords.js"
-import { exchange, ok } from "./support.js"
+import { day, exchange, ok } from "./support.js"
 
-const day = 86_400_000
 const span = 30 * day
 const at = (millis: number) => DateTime.makeUnsafe(millis)
 const millis = (w: Window | undefined) =>

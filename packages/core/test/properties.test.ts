@@ -1,6 +1,7 @@
 /**
- * Property tests of the response schemas of the operations, with values
- * generated from the schemas themselves (`Arbitrary.schema`):
+ * Property tests of the response schema of every endpoint core exports (the
+ * list walked from its descriptors), with values generated from the schemas
+ * themselves (`Arbitrary.schema`):
  *
  * - every typed value round-trips through its wire form (encode, JSON, decode);
  * - a decoder given arbitrary JSON, or a valid answer mutated (a field
@@ -15,21 +16,16 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, BigDecimal, DateTime, Option, Predicate, Result, Schema } from "effect"
-import * as BatchCancel from "../src/BatchCancel.js"
-import * as FundNetFlow from "../src/FundNetFlow.js"
 import * as FuturesHistory from "../src/FuturesHistory.js"
 import { bail, compiled } from "../src/internal/decoder.js"
 import { describeParseError } from "../src/internal/envelope.js"
-import * as OpenInterestLimit from "../src/OpenInterestLimit.js"
 import * as P2pOrders from "../src/P2pOrders.js"
-import * as PositionTpsl from "../src/PositionTpsl.js"
-import * as RpiOrderBook from "../src/RpiOrderBook.js"
 import { Unrecognized } from "../src/Schemas.js"
 import * as Symbols from "../src/Symbols.js"
 import * as TaxRecords from "../src/TaxRecords.js"
-import * as TradeRates from "../src/TradeRates.js"
 import { constantFrom, integer, nat, oneOf } from "./arbitraries.js"
 import { brief, keyOrder } from "./compare.js"
+import { descriptors } from "./descriptors.js"
 
 const seed = Number(process.env.PROPERTY_SEED ?? 20_250_611)
 const runs = Number(process.env.PROPERTY_RUNS ?? 300)
@@ -447,16 +443,8 @@ const responseProperties = <A, I>(name: string, schema: Schema.Codec<A, I>) => {
   })
 }
 
-responseProperties("BatchCancel (spot.batchCancelOrders)", BatchCancel.endpoint.response)
-responseProperties("Symbols (spot.symbols)", Symbols.endpoint.response)
-responseProperties("FundNetFlow (spot.fundNetFlow)", FundNetFlow.endpoint.response)
-responseProperties("RpiOrderBook (market.rpiOrderBook)", RpiOrderBook.endpoint.response)
-responseProperties("PositionTpsl (mix.placePositionTpsl)", PositionTpsl.endpoint.response)
-responseProperties("FuturesHistory (mix.ordersHistory)", FuturesHistory.endpoint.response)
-responseProperties("P2pOrders (p2p.orderList)", P2pOrders.endpoint.response)
-responseProperties("TradeRates (common.allTradeRate)", TradeRates.endpoint.response)
-responseProperties("TaxRecords (tax.spotRecords)", TaxRecords.endpoint.response)
-responseProperties("OpenInterestLimit (account.openInterestLimit)", OpenInterestLimit.endpoint.response)
+// every endpoint's answer, the list taken from core's descriptors (a new endpoint is covered without an edit here)
+for (const endpoint of descriptors) responseProperties(`${endpoint.name} (${endpoint.path})`, endpoint.response)
 
 // ---------------------------------------------------------------------------
 // Open enums: unknown values decode, kept visible as `Unrecognized`

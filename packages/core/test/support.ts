@@ -30,6 +30,9 @@ export interface Reply {
 
 export const baseUrl = "https://api.example.test"
 
+/** A day, in milliseconds. */
+export const day = 86_400_000
+
 /** The HMAC secret of the test credentials. */
 export const hmacSecret = "s3cr3t-hmac-key"
 

@@ -1,36 +1,36 @@
 /**
  * Core and sandbox agree on every endpoint: each descriptor of
  * `@bitget-effect/core` has a sandbox route with the same method and path,
- * access rule and frequency limit, and each route has a descriptor. The
- * descriptors are found by walking core's modules, so a new endpoint is
- * checked without editing this file.
+ * access rule, frequency limit and bounds (longest time window, largest page,
+ * closed value tables), and each route has a descriptor. Each side keeps its
+ * own copy of the exchange's facts (the sandbox stands for the exchange); this
+ * test is where they meet. The descriptors are found by walking core's
+ * modules, so a new endpoint is checked without editing this file.
  */
 import * as Core from "@bitget-effect/core"
 import { Route } from "@bitget-effect/sandbox"
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Predicate } from "effect"
+import { Duration } from "effect"
+import { type Descriptor, descriptors } from "./support.js"
 
-/** What this test reads of an endpoint descriptor. */
-interface Descriptor {
-  readonly name: string
-  readonly method: string
-  readonly path: string
-  readonly auth: "signed" | "public" | "optional"
-  readonly rateLimit: Core.Endpoint.RateLimit
-}
+/** The bounds both sides may state, each compared as text. */
+type Bounds = Core.Endpoint.Bounds | Route.Bounds
 
-const isDescriptor = (value: unknown): value is Descriptor =>
-  Predicate.isObject(value) &&
-  typeof value.method === "string" &&
-  typeof value.path === "string" &&
-  value.path.startsWith("/api/") &&
-  typeof value.auth === "string" &&
-  Predicate.isObject(value.rateLimit)
-
-/** Every descriptor exported by a module of core, each once. */
-const descriptors: ReadonlyArray<Descriptor> = [
-  ...new Set(Object.values(Core).flatMap((module) => Object.values(module).filter(isDescriptor)))
+/** Every bound of an endpoint as `name: value` lines, enum tables as sorted value sets. */
+const boundLines = (bounds: Bounds | undefined): ReadonlyArray<string> => [
+  ...(bounds?.windowDays === undefined ? [] : [`window ${bounds.windowDays} days`]),
+  ...(bounds?.pageSize === undefined ? [] : [`page size ${bounds.pageSize}`]),
+  ...Object.entries(bounds?.enums ?? {}).map(([field, values]) => `${field} ∈ {${[...values].sort().join(", ")}}`)
 ]
+
+/** The bound lines one side states and the other does not, each named by the side that states it. */
+const boundDifferences = (core: Bounds | undefined, sandbox: Bounds | undefined): ReadonlyArray<string> => {
+  const [ours, theirs] = [boundLines(core), boundLines(sandbox)]
+  return [
+    ...ours.filter((line) => !theirs.includes(line)).map((line) => `core only: ${line}`),
+    ...theirs.filter((line) => !ours.includes(line)).map((line) => `sandbox only: ${line}`)
+  ]
+}
 
 /** The sandbox's access rule for a core auth mode. */
 const accessOf = (auth: Descriptor["auth"]): Route.Access => auth === "optional" ? "identified" : auth
@@ -61,6 +61,7 @@ const differences = (): ReadonlyArray<string> => {
           `sandbox ${route.perSecond}/s ${route.scope}`
       )
     }
+    for (const line of boundDifferences(endpoint.bounds, route.bounds)) found.push(`${label(endpoint)}: ${line}`)
   }
   for (const route of Route.routes) {
     if (!endpoints.has(label(route))) found.push(`${label(route)}: sandbox route ${route.name} has no core endpoint`)
@@ -69,7 +70,16 @@ const differences = (): ReadonlyArray<string> => {
 }
 
 describe("core and sandbox agreement", () => {
-  it("every core endpoint and sandbox route match in method, path, auth and rate limit", () => {
+  it("every core endpoint and sandbox route match in method, path, auth, rate limit and bounds", () => {
     assert.deepStrictEqual(differences(), [], "core and sandbox disagree")
+  })
+
+  it("the bounds are compared: the tax window, page sizes and each closed table are stated on both sides", () => {
+    const stated = (name: string) => boundLines(descriptors.find((endpoint) => endpoint.name === name)?.bounds)
+    assert.include(stated("tax.spotRecords"), "window 30 days")
+    assert.isTrue(stated("tax.spotRecords").some((line) => line.startsWith("taxType ∈")))
+    assert.isTrue(stated("mix.ordersHistory").some((line) => line.startsWith("orderSource ∈")))
+    assert.isTrue(stated("mix.ordersHistory").some((line) => line.startsWith("productType ∈")))
+    assert.include(boundLines(Route.find("tax-records")?.bounds), "window 30 days")
   })
 })

@@ -23,7 +23,7 @@ import { Fault, Sandbox } from "@bitget-effect/sandbox"
 import { assert, describe } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect } from "effect"
 import type { ClientOptions, KeyName } from "./support.js"
-import { apiKeyOf, describeLog, failureOf, freshSandbox, logOf, onSandbox, withClient } from "./support.js"
+import { apiKeyOf, DAY, describeLog, failureOf, freshSandbox, logOf, onSandbox, withClient } from "./support.js"
 
 const noRetries: ClientOptions = { retry: { maxAttempts: 1 }, timeout: "500 millis" }
 
@@ -38,7 +38,7 @@ const tpsl = PositionTpsl.placePositionTpsl({
 
 const tax = Effect.suspend(() =>
   TaxRecords.spotRecords({
-    startTime: DateTime.makeUnsafe(Date.now() - 86_400_000),
+    startTime: DateTime.makeUnsafe(Date.now() - DAY),
     endTime: DateTime.makeUnsafe(Date.now()),
     limit: 10
   })

@@ -33,6 +33,7 @@ import {
   P2pOrders,
   PositionTpsl,
   RpiOrderBook,
+  ServerTime,
   Symbols,
   TaxRecords,
   TradeRates
@@ -60,6 +61,8 @@ import * as util from "node:util"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
 import * as Hostile from "./hostile.js"
+import type { ByEndpoint } from "./support.js"
+import { covered, descriptors } from "./support.js"
 
 const seed = Number(process.env.FUZZ_SEED ?? 20_250_613)
 const calls = Number(process.env.FUZZ_CALLS ?? 3_000)
@@ -89,7 +92,7 @@ const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? 16)
 const maxResponseBytes = 1024 * 1024
 
 // ---------------------------------------------------------------------------
-// Valid answers: generated from the response schemas
+// Valid answers: generated from the response schema of every endpoint core exports
 // ---------------------------------------------------------------------------
 
 const generator = <A, I>(schema: Schema.Codec<A, I>) => {
@@ -101,21 +104,17 @@ const generator = <A, I>(schema: Schema.Codec<A, I>) => {
   }
 }
 
-const validByPath: ReadonlyMap<string, (seed: number) => unknown> = new Map([
-  [BatchCancel.endpoint.path, generator(BatchCancel.endpoint.response)],
-  [Symbols.endpoint.path, generator(Symbols.endpoint.response)],
-  [FundNetFlow.endpoint.path, generator(FundNetFlow.endpoint.response)],
-  [RpiOrderBook.endpoint.path, generator(RpiOrderBook.endpoint.response)],
-  [PositionTpsl.endpoint.path, generator(PositionTpsl.endpoint.response)],
-  [FuturesHistory.endpoint.path, generator(FuturesHistory.endpoint.response)],
-  [P2pOrders.endpoint.path, generator(P2pOrders.endpoint.response)],
-  [TradeRates.endpoint.path, generator(TradeRates.endpoint.response)],
-  [TaxRecords.endpoint.path, generator(TaxRecords.endpoint.response)],
-  [OpenInterestLimit.endpoint.path, generator(OpenInterestLimit.endpoint.response)]
-])
+/** A valid `data` for each path: the real clock for server time (the client resyncs on it), else a generated one. */
+const validByPath: ReadonlyMap<string, (seed: number) => unknown> = new Map(
+  descriptors.map((endpoint) => [
+    endpoint.path,
+    endpoint.path === ServerTime.endpoint.path
+      ? () => ({ serverTime: String(Date.now()) })
+      : generator(endpoint.response)
+  ])
+)
 
 const validData = (path: string, dataSeed: number): unknown => {
-  if (path === "/api/v2/public/time") return { serverTime: String(Date.now()) }
   try {
     return validByPath.get(path)?.(dataSeed) ?? null
   } catch {
@@ -141,40 +140,45 @@ const days = (n: number) => Effect.map(DateTime.now, (now) => DateTime.subtract(
 const firstFew = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
   Effect.map(Stream.runCollect(Stream.take(stream, 5)), (items) => items.length)
 
-const operations: ReadonlyArray<Operation> = [
-  { name: "symbols", stream: false, run: (i) => Symbols.symbols({ symbol: `FZ${i}USDT` }) },
-  { name: "fundNetFlow", stream: false, run: (i) => FundNetFlow.fundNetFlow({ symbol: `FZ${i}USDT` }) },
-  {
+/** The calls of each endpoint, by name, in the order the run draws from; an endpoint missing here fails the suite. */
+const callsByEndpoint: ByEndpoint<ReadonlyArray<Operation>> = {
+  "spot.symbols": [{ name: "symbols", stream: false, run: (i) => Symbols.symbols({ symbol: `FZ${i}USDT` }) }],
+  "spot.fundNetFlow": [
+    { name: "fundNetFlow", stream: false, run: (i) => FundNetFlow.fundNetFlow({ symbol: `FZ${i}USDT` }) }
+  ],
+  "common.allTradeRate": [{
     name: "tradeRates",
     stream: false,
     run: (i) => TradeRates.tradeRates({ businessType: "spot", symbol: `FZ${i}USDT` })
-  },
-  {
+  }],
+  "account.openInterestLimit": [{
     name: "openInterestLimit",
     stream: false,
     run: (i) => OpenInterestLimit.openInterestLimit({ symbol: `FZ${i}USDT`, category: "USDT-FUTURES" })
-  },
-  {
+  }],
+  "market.rpiOrderBook": [{
     name: "rpiOrderBook",
     stream: false,
     run: (i) => RpiOrderBook.rpiOrderBook({ category: "SPOT", symbol: `FZ${i}USDT`, limit: 5 })
-  },
-  {
-    name: "batchCancelOrders",
-    stream: false,
-    run: (i) =>
-      BatchCancel.batchCancelOrders({ symbol: `FZ${i}USDT`, orderList: [{ orderId: "1001" }, { orderId: "1002" }] })
-  },
-  {
-    name: "cancelOrders",
-    stream: false,
-    run: (i) =>
-      BatchCancel.cancelOrders([
-        { symbol: `FZ${i}USDT`, clientOid: `fz-${i}-a` },
-        { symbol: `FZ${i}USDT`, clientOid: `fz-${i}-b` }
-      ])
-  },
-  {
+  }],
+  "spot.batchCancelOrders": [
+    {
+      name: "batchCancelOrders",
+      stream: false,
+      run: (i) =>
+        BatchCancel.batchCancelOrders({ symbol: `FZ${i}USDT`, orderList: [{ orderId: "1001" }, { orderId: "1002" }] })
+    },
+    {
+      name: "cancelOrders",
+      stream: false,
+      run: (i) =>
+        BatchCancel.cancelOrders([
+          { symbol: `FZ${i}USDT`, clientOid: `fz-${i}-a` },
+          { symbol: `FZ${i}USDT`, clientOid: `fz-${i}-b` }
+        ])
+    }
+  ],
+  "mix.placePositionTpsl": [{
     name: "placePositionTpsl",
     stream: false,
     run: (i) =>
@@ -185,8 +189,8 @@ const operations: ReadonlyArray<Operation> = [
         holdSide: "long",
         stopLossTriggerPrice: BigDecimal.fromStringUnsafe("100.5")
       })
-  },
-  {
+  }],
+  "p2p.orderList": [{
     name: "p2pOrders",
     stream: false,
     run: (i) =>
@@ -194,8 +198,8 @@ const operations: ReadonlyArray<Operation> = [
         Effect.all([days(1), days(0)]),
         ([startTime, endTime]) => P2pOrders.p2pOrders({ coin: `FZ${i}`, startTime, endTime, limit: 10 })
       )
-  },
-  {
+  }],
+  "tax.spotRecords": [{
     name: "spotRecords",
     stream: false,
     run: (i) =>
@@ -203,12 +207,18 @@ const operations: ReadonlyArray<Operation> = [
         Effect.all([days(1), days(0)]),
         ([startTime, endTime]) => TaxRecords.spotRecords({ coin: `FZ${i}`, startTime, endTime, limit: 10 })
       )
-  },
-  {
+  }],
+  "mix.ordersHistory": [{
     name: "ordersHistory",
     stream: false,
     run: (i) => FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", symbol: `FZ${i}USDT`, limit: 10 })
-  },
+  }],
+  // none of its own: every call's clock resync asks it, and the hostile server answers it as it answers the rest
+  "public.time": []
+}
+
+/** The streams, drawn after the calls. */
+const streams: ReadonlyArray<Operation> = [
   {
     name: "TaxRecords.stream",
     stream: true,
@@ -407,6 +417,9 @@ const excerptAround = (text: string, secretsFound: ReadonlyArray<string>): strin
 }
 
 describe("fuzz", () => {
+  /** Every operation the run draws from: each endpoint's calls (the list from core's descriptors), then the streams. */
+  const operations: ReadonlyArray<Operation> = [...covered(callsByEndpoint).flatMap(([, calls]) => calls), ...streams]
+
   it.live(
     `${calls} seeded calls against a hostile server: no defect, hang or leak (seed ${seed})`,
     () =>

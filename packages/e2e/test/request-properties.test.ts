@@ -36,10 +36,11 @@ import {
 } from "@bitget-effect/core"
 import type { RequestLog } from "@bitget-effect/sandbox"
 import { Sandbox } from "@bitget-effect/sandbox"
+import type { Vitest } from "@effect/vitest"
 import { assert, describe } from "@effect/vitest"
 import { Arbitrary, BigDecimal, Cause, DateTime, Effect, Exit, Option, Schema, Stream } from "effect"
-import type { ClientOptions } from "./support.js"
-import { DAY, onSandbox, withClient } from "./support.js"
+import type { ByEndpoint, ClientOptions } from "./support.js"
+import { covered, DAY, onSandbox, withClient } from "./support.js"
 
 const seed = Number(process.env.PROPERTY_SEED ?? 20_250_612)
 const runs = Number(process.env.PROPERTY_RUNS ?? 120)
@@ -526,362 +527,418 @@ const verdictAt = <A extends Timed, B>(
   )
 
 // ---------------------------------------------------------------------------
-// The properties, one sandbox per block (a property's examples, which fast-check ran first, are tests of their own)
+// The properties of each endpoint (a property's examples, which fast-check ran first, are tests of their own)
 // ---------------------------------------------------------------------------
 
-describe("request validators: market data", () => {
-  onSandbox(sandboxOptions(101))((it) => {
-    const symbols = (symbol: string) =>
-      verdict("symbols", { symbol }, Symbols.symbols({ symbol }), { ...client, key: "none" }, [["symbol", symbol]])
+/** The test API of a block, on its sandbox. */
+type SandboxIt = Vitest.MethodsNonLive<Sandbox.Sandbox>
 
-    it.effect.prop(
-      "Symbols: any symbol is refused before sending or accepted",
-      [text(spotSymbols)],
-      ([symbol]) => symbols(symbol),
-      params()
-    )
+/** The blocks, each on a sandbox of its own seed. */
+type Block = "marketData" | "trading" | "history" | "streams"
 
-    it.effect("Symbols: a blank symbol is refused before sending or accepted", () => symbols(" "), timeout)
+/** The properties of an endpoint, each set registered in the block it runs in. */
+type Properties = { readonly [B in Block]?: (it: SandboxIt) => void }
 
-    const fundNetFlow = (symbol: string) =>
-      verdict("fundNetFlow", { symbol }, FundNetFlow.fundNetFlow({ symbol }), { ...client, key: "none" }, [[
-        "symbol",
-        symbol
-      ]])
+/** A range with one end missing is completed by the operation (P2P and futures history alike). */
+const rangeProperties = (
+  it: SandboxIt,
+  name: string,
+  route: string,
+  call: (range: Range) => Effect.Effect<unknown, BitgetError.BitgetError, BitgetClient.BitgetClient>
+) => {
+  it.effect.prop(
+    `${name}: any window alone (either end missing) is refused before sending or accepted`,
+    [record({ startTime: instant, endTime: instant }, [])],
+    ([request]) => verdictAt(route, request, call),
+    params()
+  )
 
-    it.effect.prop(
-      "FundNetFlow: any symbol is refused before sending or accepted",
-      [text(spotSymbols)],
-      ([symbol]) => fundNetFlow(symbol),
-      params()
-    )
+  it.effect(
+    `${name}: a start 100 days back and no end is refused before sending or accepted`,
+    () => verdictAt(route, { startTime: { _tag: "Ago", days: 100, millis: 0 } }, call),
+    timeout
+  )
+}
 
-    it.effect(
-      "FundNetFlow: a lone surrogate as the symbol is refused before sending or accepted",
-      () => fundNetFlow("\uD800"),
-      timeout
-    )
+const firstThree = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(Stream.take(stream, 3))
+const order = constantFrom("newestFirst" as const, "oldestFirst" as const)
 
-    it.effect.prop(
-      "RpiOrderBook: any category, symbol and limit are refused before sending or accepted",
-      [record(
-        { category: enumText(RpiOrderBook.rpiCategories), symbol: text(spotSymbols), limit: count(1, 200) },
-        ["category", "symbol"]
-      )],
-      ([request]) =>
-        verdict(
-          "rpiOrderBook",
-          request,
-          RpiOrderBook.rpiOrderBook(request),
-          client,
-          asGiven(request, "symbol", "category")
-        ),
-      params()
-    )
+/** The properties of each endpoint, by name; an endpoint core exports and this table lacks fails the suite. */
+const byEndpoint: ByEndpoint<Properties> = {
+  "spot.symbols": {
+    marketData: (it) => {
+      const symbols = (symbol: string) =>
+        verdict("symbols", { symbol }, Symbols.symbols({ symbol }), { ...client, key: "none" }, [["symbol", symbol]])
 
-    it.effect.prop(
-      "TradeRates: any business type and symbol are refused before sending or accepted",
-      [record(
-        { businessType: enumText(TradeRates.BusinessType.literals), symbol: text(spotSymbols) },
-        ["businessType"]
-      )],
-      ([request]) =>
-        verdict(
-          "tradeRates",
-          request,
-          TradeRates.tradeRates(request),
-          client,
-          asGiven(request, "symbol", "businessType")
-        ),
-      params()
-    )
-
-    it.effect.prop(
-      "OpenInterestLimit: any symbol and category are refused before sending or accepted",
-      [Arbitrary.all({ symbol: text(futuresSymbols), category: enumText(OpenInterestLimit.futuresCategories) })],
-      ([request]) =>
-        verdict(
-          "openInterestLimit",
-          request,
-          OpenInterestLimit.openInterestLimit(request),
-          client,
-          asGiven(request, "symbol", "category")
-        ),
-      params()
-    )
-  })
-})
-
-describe("request validators: trading", () => {
-  onSandbox(sandboxOptions(102))((it) => {
-    const orderRef = record({ symbol: text(spotSymbols), orderId: numericId, clientOid }, [])
-
-    it.effect.prop(
-      "BatchCancel: any batch (0 to 60 orders, any ids, symbols and mode) is refused before sending or accepted",
-      [record(
-        {
-          symbol: text(spotSymbols),
-          batchMode: enumText(BatchCancel.BatchMode.literals),
-          orderList: oneof(
-            { weight: 4, arbitrary: arrayOf(orderRef, 1, 4) },
-            { weight: 1, arbitrary: arrayOf(orderRef, 0, 60) }
-          )
-        },
-        ["orderList"]
-      )],
-      ([request]) => verdict("batchCancelOrders", request, BatchCancel.batchCancelOrders(request)),
-      params()
-    )
-
-    const productTypes = [
-      "USDT-FUTURES",
-      "COIN-FUTURES",
-      "USDC-FUTURES",
-      "usdt-futures",
-      "susdt-futures"
-    ] as const
-
-    it.effect.prop(
-      "PositionTpsl: any prices, sizes, strings and enums are refused before sending or accepted",
-      [record(
-        {
-          marginCoin: text(coins),
-          productType: enumText(productTypes),
-          symbol: text(futuresSymbols),
-          holdSide: enumText(PositionTpsl.HoldSide.literals),
-          stopSurplusTriggerPrice: decimal,
-          stopSurplusSize: decimal,
-          stopSurplusTriggerType: enumText(PositionTpsl.TriggerType.literals),
-          stopSurplusExecutePrice: decimal,
-          stopSurplusClientOid: clientOid,
-          stopLossTriggerPrice: decimal,
-          stopLossSize: decimal,
-          stopLossTriggerType: enumText(PositionTpsl.TriggerType.literals),
-          stopLossExecutePrice: decimal,
-          stopLossClientOid: clientOid,
-          stpMode: enumText(PositionTpsl.StpMode.literals)
-        },
-        ["marginCoin", "productType", "symbol", "holdSide"]
-      )],
-      ([request]) => verdict("placePositionTpsl", request, PositionTpsl.placePositionTpsl(request)),
-      params()
-    )
-
-    const triggerPrice = (price: BigDecimal.BigDecimal) => {
-      const request = {
-        marginCoin: "USDT",
-        productType: "USDT-FUTURES",
-        symbol: "BTCUSDT",
-        holdSide: "long",
-        stopLossTriggerPrice: price
-      } as const
-      return verdict("placePositionTpsl", request, PositionTpsl.placePositionTpsl(request))
-    }
-
-    it.effect.prop(
-      "PositionTpsl: any single trigger price is refused before sending or accepted",
-      [decimal],
-      ([price]) => triggerPrice(price),
-      params(60)
-    )
-
-    it.effect(
-      "PositionTpsl: a trigger price of 1e999999999 is refused before sending or accepted",
-      () => triggerPrice(BigDecimal.fromStringUnsafe("1e999999999")),
-      timeout
-    )
-  })
-})
-
-describe("request validators: history", () => {
-  onSandbox(sandboxOptions(103))((it) => {
-    it.effect.prop(
-      "P2pOrders: any window, filters, cursor and limit are refused before sending or accepted",
-      [record(
-        {
-          startTime: instant,
-          endTime: instant,
-          idLessThan: numericId,
-          limit: count(1, 100),
-          status: enumText(P2pOrders.P2pStatusFilter.literals),
-          advNo: text(["1234567890123456789"]),
-          side: enumText(["buy", "sell"] as const),
-          coin: text(coins),
-          language: enumText(["zh-CN", "en-US"] as const),
-          fiat: text(["USD", "EUR"]),
-          orderNo: text(["4121000000000000000"])
-        },
-        []
-      )],
-      ([request]) =>
-        verdictAt(
-          "p2pOrders",
-          request,
-          (resolved) => P2pOrders.p2pOrders(resolved),
-          asGiven(request, "coin", "fiat", "advNo", "orderNo", "idLessThan", "status")
-        ),
-      params()
-    )
-
-    it.effect.prop(
-      "TaxRecords: any window, coin, cursor and limit are refused before sending or accepted",
-      [record(
-        { startTime: instant, endTime: instant, coin: text(coins), limit: count(1, 500), idLessThan: numericId },
-        ["startTime", "endTime"]
-      )],
-      ([request]) =>
-        verdictAt(
-          "spotRecords",
-          request,
-          (resolved) => TaxRecords.spotRecords(resolved),
-          asGiven(request, "coin", "idLessThan")
-        ),
-      params()
-    )
-
-    it.effect.prop(
-      "FuturesHistory: any product type, filters, ids, window and limit are refused before sending or accepted",
-      [record(
-        {
-          productType: enumText(FuturesHistory.productTypes),
-          orderId: numericId,
-          clientOid,
-          symbol: text(futuresSymbols),
-          idLessThan: numericId,
-          orderSource: enumText(FuturesHistory.orderSourceFilters),
-          startTime: instant,
-          endTime: instant,
-          limit: count(1, 100)
-        },
-        ["productType"]
-      )],
-      ([request]) =>
-        verdictAt("ordersHistory", request, (resolved) => FuturesHistory.ordersHistory(resolved), [
-          ...asGiven(request, "symbol", "orderId"),
-          ["clientOid", request.orderId === undefined ? request.clientOid : undefined],
-          ...asGiven(request, "idLessThan", "orderSource")
-        ]),
-      params()
-    )
-
-    // a range with one end missing is completed by the operation (P2P and futures history alike)
-    const rangeCalls: ReadonlyArray<
-      readonly [
-        string,
-        string,
-        (range: Range) => Effect.Effect<unknown, BitgetError.BitgetError, BitgetClient.BitgetClient>
-      ]
-    > = [
-      ["P2pOrders", "p2pOrders", (range) => P2pOrders.p2pOrders(range)],
-      [
-        "FuturesHistory",
-        "ordersHistory",
-        (range) => FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", ...range })
-      ]
-    ]
-    for (const [name, route, call] of rangeCalls) {
       it.effect.prop(
-        `${name}: any window alone (either end missing) is refused before sending or accepted`,
-        [record({ startTime: instant, endTime: instant }, [])],
-        ([request]) => verdictAt(route, request, call),
+        "Symbols: any symbol is refused before sending or accepted",
+        [text(spotSymbols)],
+        ([symbol]) => symbols(symbol),
+        params()
+      )
+
+      it.effect("Symbols: a blank symbol is refused before sending or accepted", () => symbols(" "), timeout)
+    }
+  },
+  "spot.fundNetFlow": {
+    marketData: (it) => {
+      const fundNetFlow = (symbol: string) =>
+        verdict("fundNetFlow", { symbol }, FundNetFlow.fundNetFlow({ symbol }), { ...client, key: "none" }, [[
+          "symbol",
+          symbol
+        ]])
+
+      it.effect.prop(
+        "FundNetFlow: any symbol is refused before sending or accepted",
+        [text(spotSymbols)],
+        ([symbol]) => fundNetFlow(symbol),
         params()
       )
 
       it.effect(
-        `${name}: a start 100 days back and no end is refused before sending or accepted`,
-        () => verdictAt(route, { startTime: { _tag: "Ago", days: 100, millis: 0 } }, call),
+        "FundNetFlow: a lone surrogate as the symbol is refused before sending or accepted",
+        () => fundNetFlow("\uD800"),
         timeout
       )
     }
+  },
+  "market.rpiOrderBook": {
+    marketData: (it) =>
+      it.effect.prop(
+        "RpiOrderBook: any category, symbol and limit are refused before sending or accepted",
+        [record(
+          {
+            category: enumText(RpiOrderBook.rpiCategories),
+            symbol: text(spotSymbols),
+            limit: count(1, RpiOrderBook.maxLimit)
+          },
+          ["category", "symbol"]
+        )],
+        ([request]) =>
+          verdict(
+            "rpiOrderBook",
+            request,
+            RpiOrderBook.rpiOrderBook(request),
+            client,
+            asGiven(request, "symbol", "category")
+          ),
+        params()
+      )
+  },
+  "common.allTradeRate": {
+    marketData: (it) =>
+      it.effect.prop(
+        "TradeRates: any business type and symbol are refused before sending or accepted",
+        [record(
+          { businessType: enumText(TradeRates.businessTypes), symbol: text(spotSymbols) },
+          ["businessType"]
+        )],
+        ([request]) =>
+          verdict(
+            "tradeRates",
+            request,
+            TradeRates.tradeRates(request),
+            client,
+            asGiven(request, "symbol", "businessType")
+          ),
+        params()
+      )
+  },
+  "account.openInterestLimit": {
+    marketData: (it) =>
+      it.effect.prop(
+        "OpenInterestLimit: any symbol and category are refused before sending or accepted",
+        [Arbitrary.all({ symbol: text(futuresSymbols), category: enumText(OpenInterestLimit.futuresCategories) })],
+        ([request]) =>
+          verdict(
+            "openInterestLimit",
+            request,
+            OpenInterestLimit.openInterestLimit(request),
+            client,
+            asGiven(request, "symbol", "category")
+          ),
+        params()
+      )
+  },
+  // takes no parameters: nothing to vary
+  "public.time": {},
+  "spot.batchCancelOrders": {
+    trading: (it) => {
+      const orderRef = record({ symbol: text(spotSymbols), orderId: numericId, clientOid }, [])
+
+      it.effect.prop(
+        "BatchCancel: any batch (0 to 60 orders, any ids, symbols and mode) is refused before sending or accepted",
+        [record(
+          {
+            symbol: text(spotSymbols),
+            batchMode: enumText(BatchCancel.BatchMode.literals),
+            orderList: oneof(
+              { weight: 4, arbitrary: arrayOf(orderRef, 1, 4) },
+              { weight: 1, arbitrary: arrayOf(orderRef, 0, 60) }
+            )
+          },
+          ["orderList"]
+        )],
+        ([request]) => verdict("batchCancelOrders", request, BatchCancel.batchCancelOrders(request)),
+        params()
+      )
+    }
+  },
+  "mix.placePositionTpsl": {
+    trading: (it) => {
+      const productTypes = [
+        "USDT-FUTURES",
+        "COIN-FUTURES",
+        "USDC-FUTURES",
+        "usdt-futures",
+        "susdt-futures"
+      ] as const
+
+      it.effect.prop(
+        "PositionTpsl: any prices, sizes, strings and enums are refused before sending or accepted",
+        [record(
+          {
+            marginCoin: text(coins),
+            productType: enumText(productTypes),
+            symbol: text(futuresSymbols),
+            holdSide: enumText(PositionTpsl.HoldSide.literals),
+            stopSurplusTriggerPrice: decimal,
+            stopSurplusSize: decimal,
+            stopSurplusTriggerType: enumText(PositionTpsl.TriggerType.literals),
+            stopSurplusExecutePrice: decimal,
+            stopSurplusClientOid: clientOid,
+            stopLossTriggerPrice: decimal,
+            stopLossSize: decimal,
+            stopLossTriggerType: enumText(PositionTpsl.TriggerType.literals),
+            stopLossExecutePrice: decimal,
+            stopLossClientOid: clientOid,
+            stpMode: enumText(PositionTpsl.StpMode.literals)
+          },
+          ["marginCoin", "productType", "symbol", "holdSide"]
+        )],
+        ([request]) => verdict("placePositionTpsl", request, PositionTpsl.placePositionTpsl(request)),
+        params()
+      )
+
+      const triggerPrice = (price: BigDecimal.BigDecimal) => {
+        const request = {
+          marginCoin: "USDT",
+          productType: "USDT-FUTURES",
+          symbol: "BTCUSDT",
+          holdSide: "long",
+          stopLossTriggerPrice: price
+        } as const
+        return verdict("placePositionTpsl", request, PositionTpsl.placePositionTpsl(request))
+      }
+
+      it.effect.prop(
+        "PositionTpsl: any single trigger price is refused before sending or accepted",
+        [decimal],
+        ([price]) => triggerPrice(price),
+        params(60)
+      )
+
+      it.effect(
+        "PositionTpsl: a trigger price of 1e999999999 is refused before sending or accepted",
+        () => triggerPrice(BigDecimal.fromStringUnsafe("1e999999999")),
+        timeout
+      )
+    }
+  },
+  "p2p.orderList": {
+    history: (it) => {
+      it.effect.prop(
+        "P2pOrders: any window, filters, cursor and limit are refused before sending or accepted",
+        [record(
+          {
+            startTime: instant,
+            endTime: instant,
+            idLessThan: numericId,
+            limit: count(1, P2pOrders.maxLimit),
+            status: enumText(P2pOrders.P2pStatusFilter.literals),
+            advNo: text(["1234567890123456789"]),
+            side: enumText(["buy", "sell"] as const),
+            coin: text(coins),
+            language: enumText(["zh-CN", "en-US"] as const),
+            fiat: text(["USD", "EUR"]),
+            orderNo: text(["4121000000000000000"])
+          },
+          []
+        )],
+        ([request]) =>
+          verdictAt(
+            "p2pOrders",
+            request,
+            (resolved) => P2pOrders.p2pOrders(resolved),
+            asGiven(request, "coin", "fiat", "advNo", "orderNo", "idLessThan", "status")
+          ),
+        params()
+      )
+
+      rangeProperties(it, "P2pOrders", "p2pOrders", (range) => P2pOrders.p2pOrders(range))
+    },
+    streams: (it) =>
+      it.effect.prop(
+        "P2pOrders.stream: any range, filters, page size and order are refused before sending or accepted",
+        [record(
+          {
+            startTime: streamInstant,
+            endTime: streamInstant,
+            coin: text(coins),
+            status: enumText(P2pOrders.P2pStatusFilter.literals),
+            pageSize: count(1, P2pOrders.maxLimit),
+            order
+          },
+          ["startTime"]
+        )],
+        ([request]) =>
+          verdictAt(
+            "P2pOrders.stream",
+            request,
+            (resolved) => Effect.suspend(() => firstThree(P2pOrders.stream(resolved)))
+          ),
+        params(60)
+      )
+  },
+  "tax.spotRecords": {
+    history: (it) =>
+      it.effect.prop(
+        "TaxRecords: any window, coin, cursor and limit are refused before sending or accepted",
+        [record(
+          {
+            startTime: instant,
+            endTime: instant,
+            coin: text(coins),
+            limit: count(1, TaxRecords.maxLimit),
+            idLessThan: numericId
+          },
+          ["startTime", "endTime"]
+        )],
+        ([request]) =>
+          verdictAt(
+            "spotRecords",
+            request,
+            (resolved) => TaxRecords.spotRecords(resolved),
+            asGiven(request, "coin", "idLessThan")
+          ),
+        params()
+      ),
+    streams: (it) =>
+      it.effect.prop(
+        "TaxRecords.stream: any range, coin, page size and order are refused before sending or accepted",
+        [record(
+          {
+            startTime: streamInstant,
+            endTime: streamInstant,
+            coin: text(coins),
+            pageSize: count(1, TaxRecords.maxLimit),
+            order
+          },
+          ["startTime", "endTime"]
+        )],
+        ([request]) =>
+          verdictAt(
+            "TaxRecords.stream",
+            request,
+            (resolved) => Effect.suspend(() => firstThree(TaxRecords.stream(resolved)))
+          ),
+        params(60)
+      )
+  },
+  "mix.ordersHistory": {
+    history: (it) => {
+      it.effect.prop(
+        "FuturesHistory: any product type, filters, ids, window and limit are refused before sending or accepted",
+        [record(
+          {
+            productType: enumText(FuturesHistory.productTypes),
+            orderId: numericId,
+            clientOid,
+            symbol: text(futuresSymbols),
+            idLessThan: numericId,
+            orderSource: enumText(FuturesHistory.orderSourceFilters),
+            startTime: instant,
+            endTime: instant,
+            limit: count(1, FuturesHistory.maxLimit)
+          },
+          ["productType"]
+        )],
+        ([request]) =>
+          verdictAt("ordersHistory", request, (resolved) => FuturesHistory.ordersHistory(resolved), [
+            ...asGiven(request, "symbol", "orderId"),
+            ["clientOid", request.orderId === undefined ? request.clientOid : undefined],
+            ...asGiven(request, "idLessThan", "orderSource")
+          ]),
+        params()
+      )
+
+      rangeProperties(
+        it,
+        "FuturesHistory",
+        "ordersHistory",
+        (range) => FuturesHistory.ordersHistory({ productType: "USDT-FUTURES", ...range })
+      )
+    },
+    streams: (it) =>
+      it.effect.prop(
+        "FuturesHistory.stream: any range, filters, page size and order are refused before sending or accepted",
+        [record(
+          {
+            productType: enumText(FuturesHistory.productTypes),
+            symbol: text(futuresSymbols),
+            orderSource: enumText(FuturesHistory.orderSourceFilters),
+            startTime: streamInstant,
+            endTime: streamInstant,
+            pageSize: count(1, FuturesHistory.maxLimit),
+            order
+          },
+          ["productType"]
+        )],
+        ([request]) =>
+          verdictAt(
+            "FuturesHistory.stream",
+            request,
+            (resolved) => Effect.suspend(() => firstThree(FuturesHistory.stream(resolved)))
+          ),
+        params(60)
+      )
+  }
+}
+
+const endpoints = covered(byEndpoint)
+
+/** A block of tests on a sandbox of its own: every endpoint's properties of the block, then `more`. */
+const block = (title: string, seed: number, name: Block, more: (it: SandboxIt) => void = () => {}) =>
+  describe(title, () => {
+    onSandbox(sandboxOptions(seed))((it) => {
+      for (const [, properties] of endpoints) properties[name]?.(it)
+      more(it)
+    })
   })
-})
 
-describe("request validators: streams (up to three elements)", () => {
-  onSandbox(sandboxOptions(104))((it) => {
-    const firstThree = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(Stream.take(stream, 3))
-    const order = constantFrom("newestFirst" as const, "oldestFirst" as const)
-
-    it.effect.prop(
-      "TaxRecords.stream: any range, coin, page size and order are refused before sending or accepted",
-      [record(
-        { startTime: streamInstant, endTime: streamInstant, coin: text(coins), pageSize: count(1, 500), order },
-        ["startTime", "endTime"]
-      )],
-      ([request]) =>
-        verdictAt(
-          "TaxRecords.stream",
-          request,
-          (resolved) => Effect.suspend(() => firstThree(TaxRecords.stream(resolved)))
-        ),
-      params(60)
-    )
-
-    it.effect.prop(
-      "P2pOrders.stream: any range, filters, page size and order are refused before sending or accepted",
-      [record(
-        {
-          startTime: streamInstant,
-          endTime: streamInstant,
-          coin: text(coins),
-          status: enumText(P2pOrders.P2pStatusFilter.literals),
-          pageSize: count(1, 100),
-          order
-        },
-        ["startTime"]
-      )],
-      ([request]) =>
-        verdictAt(
-          "P2pOrders.stream",
-          request,
-          (resolved) => Effect.suspend(() => firstThree(P2pOrders.stream(resolved)))
-        ),
-      params(60)
-    )
-
-    it.effect.prop(
-      "FuturesHistory.stream: any range, filters, page size and order are refused before sending or accepted",
-      [record(
-        {
-          productType: enumText(FuturesHistory.productTypes),
-          symbol: text(futuresSymbols),
-          orderSource: enumText(FuturesHistory.orderSourceFilters),
-          startTime: streamInstant,
-          endTime: streamInstant,
-          pageSize: count(1, 100),
-          order
-        },
-        ["productType"]
-      )],
-      ([request]) =>
-        verdictAt(
-          "FuturesHistory.stream",
-          request,
-          (resolved) => Effect.suspend(() => firstThree(FuturesHistory.stream(resolved)))
-        ),
-      params(60)
-    )
-
-    it.effect(
-      "a stream over 30,000 years answers (or is refused) within 500 ms, without a window list up front",
-      () =>
-        Effect.gen(function*() {
-          for (const make of ["TaxRecords", "P2pOrders"] as const) {
-            const end = DateTime.makeUnsafe(Date.now())
-            const start = DateTime.subtract(end, { milliseconds: 1e15 })
-            const started = Date.now()
-            const stream: Stream.Stream<unknown, BitgetError.BitgetError, BitgetClient.BitgetClient> =
-              make === "TaxRecords"
-                ? TaxRecords.stream({ startTime: start, endTime: end })
-                : P2pOrders.stream({ startTime: start, endTime: end })
-            yield* verdict(`${make}.stream`, { startTime: start, endTime: end }, firstThree(stream))
-            const took = Date.now() - started
-            assert.isBelow(took, 500, `${make}.stream over 1e15 ms took ${took} ms to its first page`)
-          }
-        }),
-      timeout
-    )
-  })
-})
+block("request validators: market data", 101, "marketData")
+block("request validators: trading", 102, "trading")
+block("request validators: history", 103, "history")
+block("request validators: streams (up to three elements)", 104, "streams", (it) =>
+  it.effect(
+    "a stream over 30,000 years answers (or is refused) within 500 ms, without a window list up front",
+    () =>
+      Effect.gen(function*() {
+        for (const make of ["TaxRecords", "P2pOrders"] as const) {
+          const end = DateTime.makeUnsafe(Date.now())
+          const start = DateTime.subtract(end, { milliseconds: 1e15 })
+          const started = Date.now()
+          const stream: Stream.Stream<unknown, BitgetError.BitgetError, BitgetClient.BitgetClient> =
+            make === "TaxRecords"
+              ? TaxRecords.stream({ startTime: start, endTime: end })
+              : P2pOrders.stream({ startTime: start, endTime: end })
+          yield* verdict(`${make}.stream`, { startTime: start, endTime: end }, firstThree(stream))
+          const took = Date.now() - started
+          assert.isBelow(took, 500, `${make}.stream over 1e15 ms took ${took} ms to its first page`)
+        }
+      }),
+    timeout
+  ))
 
 describe("request validators: credentials and header values", () => {
   onSandbox(sandboxOptions(105))((it) => {

@@ -7,13 +7,18 @@
  * Every test file shares one sandbox per `describe` block through
  * `onSandbox`, so the clock is the live one (the client's timeouts, backoff
  * and limiter sleep for real), and calls `sandbox.reset` first.
+ *
+ * Suites that must cover every endpoint take the list from `descriptors` (a
+ * walk of core's modules) and keep their entries in a table by endpoint name
+ * (`covered`), so that a new endpoint fails them until it has an entry.
  */
+import * as Core from "@bitget-effect/core"
 import type { BitgetConfig, BitgetError, Schemas } from "@bitget-effect/core"
 import { BitgetClient, Credentials } from "@bitget-effect/core"
 import { BitgetNode } from "@bitget-effect/platform-node"
 import type { RequestLog, Route } from "@bitget-effect/sandbox"
 import { Dataset, Fault, Sandbox } from "@bitget-effect/sandbox"
-import { assert, layer } from "@effect/vitest"
+import { assert, it, layer } from "@effect/vitest"
 import type { Duration } from "effect"
 import { BigDecimal, Cause, DateTime, Effect, Exit, Option, Stream } from "effect"
 
@@ -138,6 +143,41 @@ export const oracle = (sandbox: Sandbox.Sandbox.Service) => {
 
 /** Milliseconds in a day. */
 export const DAY = 86_400_000
+
+/** An endpoint descriptor of core, whatever its request and answer. */
+export type Descriptor = Core.Endpoint.Endpoint<unknown, unknown, object, unknown>
+
+/** Every endpoint descriptor core exports, each once. */
+export const descriptors: ReadonlyArray<Descriptor> = Core.Endpoint.collect(Core)
+
+/** A suite's entries, one per endpoint, keyed by the endpoint's name (`tax.spotRecords`). */
+export type ByEndpoint<A> = { readonly [name: string]: A }
+
+/** What a table lacks or has too many: one line per endpoint without an entry, and per key naming no endpoint. */
+export const gaps = <A>(table: ByEndpoint<A>): ReadonlyArray<string> => {
+  const names = new Set(descriptors.map((endpoint) => endpoint.name))
+  return [
+    ...descriptors.filter((endpoint) => !Object.hasOwn(table, endpoint.name)).map((endpoint) =>
+      `no entry for ${endpoint.name} (${endpoint.method} ${endpoint.path})`
+    ),
+    ...Object.keys(table).filter((name) => !names.has(name)).map((name) => `an entry for ${name}, which core lacks`)
+  ]
+}
+
+/**
+ * Each entry of a suite's table with its descriptor, in the table's order,
+ * and a test that fails, naming them, when the table lacks an endpoint or
+ * names one core does not have.
+ */
+export const covered = <A>(table: ByEndpoint<A>): ReadonlyArray<readonly [Descriptor, A]> => {
+  it("has an entry for every endpoint core exports", () => {
+    assert.deepStrictEqual(gaps(table), [], "endpoints and the suite's table differ")
+  })
+  return Object.entries(table).flatMap(([name, entry]) => {
+    const endpoint = descriptors.find((descriptor) => descriptor.name === name)
+    return endpoint === undefined ? [] : [[endpoint, entry] as const]
+  })
+}
 
 /** The client's view of the exchange's clock offset. */
 export const clientClockOffset: Effect.Effect<number, never, BitgetClient.BitgetClient> = Effect.flatMap(

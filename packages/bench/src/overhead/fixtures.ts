@@ -4,6 +4,7 @@
  * field shapes (every field a string, as the exchange sends them), so that
  * each client parses and decodes the same bytes.
  */
+import { day } from "../time.js"
 
 /** The fake key every signed row uses (the responder never checks signatures). */
 export const credentials = {
@@ -57,7 +58,7 @@ const symbolRecord = (index: number) => {
     sellLimitPriceRatio: "0.05",
     areaSymbol: index % 10 === 9 ? "yes" : "no",
     orderQuantity: "200",
-    openTime: String(base - 86_400_000 * (400 + index)),
+    openTime: String(base - day * (400 + index)),
     offTime: ""
   }
 }

@@ -2,6 +2,7 @@
  * What every compared client provides: one call of each operation it has a
  * method for, and a walk over the whole tax ledger if it can page.
  */
+import { day } from "../../time.js"
 import type { Operation } from "../plan.js"
 
 /** A client under test, built once per process. */
@@ -20,5 +21,5 @@ export type MakeClient = (baseUrl: string) => Client | Promise<Client>
 /** The time window every tax request states: the last day (the responder's records all fall in it). */
 export const taxWindow = (): { readonly startTime: number; readonly endTime: number } => {
   const endTime = Date.now()
-  return { startTime: endTime - 86_400_000, endTime }
+  return { startTime: endTime - day, endTime }
 }
