@@ -15,15 +15,15 @@
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import * as Semaphore from "effect/Semaphore"
 import { RateLimiterStoreError, RateLimitWaitExceeded } from "./BitgetError.js"
 import type { RateLimit } from "./Endpoint.js"
+import * as BucketGates from "./internal/bucketGates.js"
+import * as Settlements from "./internal/settlements.js"
 
 /**
  * The answer of a store: the slot is `Granted` now (with the ticket that
@@ -320,6 +320,99 @@ const fnv1a = (text: string): string => {
 export const bucketKey = (name: string, scope: RateLimit["scope"], identity: string): string =>
   scope === "uid" ? `uid:${fnv1a(identity)}:${name}` : `ip:${name}`
 
+/** The options as the limiter reads them. */
+interface Settings {
+  readonly marginMillis: number
+  readonly maxWait: Option.Option<Duration.Duration>
+  /** `maxWait` in milliseconds, infinite when there is none. */
+  readonly maxWaitMillis: number
+  readonly smoothing: number
+}
+
+/** Reads the options, with their defaults. */
+const settings = (options: RateLimitOptions): Settings => {
+  const marginMillis = Duration.toMillis(options.margin ?? "2 millis")
+  const maxWait = Option.map(Option.fromUndefinedOr(options.maxWait), Duration.fromInputUnsafe)
+  return {
+    marginMillis,
+    maxWait,
+    maxWaitMillis: Option.getOrElse(Option.map(maxWait, Duration.toMillis), () => Number.POSITIVE_INFINITY),
+    smoothing: Math.min(1, Math.max(0, options.smoothing ?? 0.5))
+  }
+}
+
+/** What the store is asked for a bucket: its window lengthened by the margin, sends spaced as `smooth` says. */
+const storeRequest = (
+  key: string,
+  { limit, window }: Omit<RateLimit, "scope">,
+  smooth: number,
+  marginMillis: number
+) => {
+  const windowMillis = Duration.toMillis(window) + marginMillis
+  return { key, limit, windowMillis, spacingMillis: (smooth * windowMillis) / limit }
+}
+
+/** Counts a call that waited for its slot, in the metrics and the debug log. */
+const recordWait = (endpoint: string, waited: number): Effect.Effect<void> =>
+  Effect.all([
+    Metric.update(Metric.withAttributes(waits, { endpoint }), 1),
+    Metric.update(Metric.withAttributes(waitTime, { endpoint }), waited),
+    Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`)
+  ], { discard: true })
+
+/** `run`, failing with `exceeded()` once it has taken `maxWait`, however long the queue or the store takes. */
+const boundedBy = <A, E>(
+  maxWait: Option.Option<Duration.Duration>,
+  exceeded: () => RateLimitWaitExceeded,
+  run: Effect.Effect<A, E>
+): Effect.Effect<A, E | RateLimitWaitExceeded> =>
+  Option.match(maxWait, {
+    onNone: () => run,
+    onSome: (duration) => Effect.timeoutOrElse(run, { duration, orElse: () => Effect.fail(exceeded()) })
+  })
+
+/** The permit of the two slots a call takes: the IP ceiling's and the endpoint's own. */
+const bothSlots = (ceiling: Permit, own: Permit): Permit => ({
+  settle: Effect.andThen(ceiling.settle, own.settle),
+  waitedMillis: ceiling.waitedMillis + own.waitedMillis
+})
+
+/**
+ * Takes a slot of one bucket: waits for the bucket's turn and for its
+ * settlements under way, then asks the store until it grants, sleeping as
+ * long as the store says between asks.
+ */
+const makeAcquire = (store: RateLimiterStore["Service"], { marginMillis, maxWait, maxWaitMillis }: Settings) => {
+  const settlements = Settlements.make(store.settle, settleTimeout)
+  const inTurn = BucketGates.make()
+  const permit = (endpoint: string, key: string, ticket: string, waited: number): Effect.Effect<Permit> => {
+    const granted: Permit = { settle: settlements.settle(key, ticket), waitedMillis: waited }
+    return waited === 0 ? Effect.succeed(granted) : Effect.as(recordWait(endpoint, waited), granted)
+  }
+  return (endpoint: string, key: string, limit: Omit<RateLimit, "scope">, smooth: number) => {
+    const request = storeRequest(key, limit, smooth, marginMillis)
+    const exceeded = () =>
+      new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) })
+    return boundedBy(
+      maxWait,
+      exceeded,
+      Effect.clockWith((clock) => {
+        const started = clock.currentTimeMillisUnsafe()
+        // `held`: whether the caller has queued or slept so far (a call granted at its first ask waited 0 ms)
+        const ask = (held: boolean): Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError> =>
+          Effect.flatMap(store.acquire(request), (answer) => {
+            const waited = held ? clock.currentTimeMillisUnsafe() - started : 0
+            if (answer._tag === "Granted") return permit(endpoint, key, answer.ticket, waited)
+            return waited + answer.millis > maxWaitMillis
+              ? Effect.fail(exceeded())
+              : Effect.andThen(Effect.sleep(Duration.millis(answer.millis)), ask(true))
+          })
+        return inTurn(key, (queued) => Effect.andThen(settlements.settled(key), ask(queued)))
+      })
+    )
+  }
+}
+
 /**
  * Makes a limiter over the store in context.
  *
@@ -329,126 +422,21 @@ export const bucketKey = (name: string, scope: RateLimit["scope"], identity: str
 export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, never, RateLimiterStore> =>
   Effect.map(RateLimiterStore, (store): Limiter => {
     if (options.enabled === false) return { take: () => Effect.succeed(unlimited) }
-    const marginMillis = Duration.toMillis(options.margin ?? "2 millis")
-    const maxWait = Option.map(Option.fromUndefinedOr(options.maxWait), Duration.fromInputUnsafe)
-    const maxWaitMillis = Option.getOrElse(Option.map(maxWait, Duration.toMillis), () => Number.POSITIVE_INFINITY)
-    const smoothing = Math.min(1, Math.max(0, options.smoothing ?? 0.5))
-    // settlements under way, by bucket: each ends within settleTimeout
-    const settling = new Map<string, Set<Deferred.Deferred<void>>>()
-    const settled = (key: string): Effect.Effect<void> =>
-      Effect.suspend(() => {
-        const pending = settling.get(key)
-        return pending === undefined
-          ? Effect.void
-          : Effect.forEach(Array.from(pending), Deferred.await, { discard: true })
-      })
-    const settle = (key: string, ticket: string, waitedMillis: number): Permit => ({
-      waitedMillis,
-      settle: Effect.flatMap(Deferred.make<void>(), (done) => {
-        const pending = settling.get(key) ?? new Set()
-        settling.set(key, pending)
-        pending.add(done)
-        const finish = Effect.sync(() => {
-          pending.delete(done)
-          if (pending.size === 0 && settling.get(key) === pending) settling.delete(key)
-        }).pipe(Effect.andThen(Deferred.succeed(done, undefined)))
-        // a forked fiber is interruptible even when the caller settles in a finalizer (an uninterruptible
-        // region), so the timeout can stop a store that never answers; it starts at once, so the slot's time
-        // is the call's end, not whenever the scheduler next runs it
-        return store.settle({ key, ticket }).pipe(
-          Effect.timeoutOrElse({
-            duration: settleTimeout,
-            orElse: () =>
-              Effect.fail(
-                new RateLimiterStoreError({
-                  issue: `settling a slot took longer than ${Duration.format(settleTimeout)}`
-                })
-              )
-          }),
-          Effect.catch((error) => Effect.logWarning(error.message)),
-          Effect.ensuring(finish),
-          Effect.forkDetach({ startImmediately: true }),
-          Effect.asVoid
-        )
-      })
-    })
-    // one caller per bucket asks the store at a time, the others queue behind it in order: a bucket that is
-    // full costs one store call and one timer per grant, however many callers wait for it
-    const gates = new Map<string, Semaphore.Semaphore>()
-    const gate = (key: string): Semaphore.Semaphore => {
-      let known = gates.get(key)
-      if (known === undefined) {
-        known = Semaphore.makeUnsafe(1)
-        gates.set(key, known)
-      }
-      return known
-    }
-    const exceeded = (endpoint: string, key: string) =>
-      new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) })
-    const acquire = (endpoint: string, key: string, limit: number, window: Duration.Input, smooth: number) => {
-      const windowMillis = Duration.toMillis(window) + marginMillis
-      const request = { key, limit, windowMillis, spacingMillis: (smooth * windowMillis) / limit }
-      const granted = (ticket: string, waited: number): Effect.Effect<Permit> =>
-        waited === 0 ? Effect.succeed(settle(key, ticket, 0)) : Effect.as(
-          Effect.all([
-            Metric.update(Metric.withAttributes(waits, { endpoint }), 1),
-            Metric.update(Metric.withAttributes(waitTime, { endpoint }), waited),
-            Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`)
-          ], { discard: true }),
-          settle(key, ticket, waited)
-        )
-      return Effect.clockWith((clock) => {
-        const started = clock.currentTimeMillisUnsafe()
-        // `held`: whether the caller has queued or slept so far (a call granted at its first ask waited 0 ms)
-        const loop = (held: boolean): Effect.Effect<Permit, RateLimitWaitExceeded | RateLimiterStoreError> =>
-          Effect.flatMap(store.acquire(request), (answer) => {
-            const waited = held ? clock.currentTimeMillisUnsafe() - started : 0
-            if (answer._tag === "Granted") return granted(answer.ticket, waited)
-            return waited + answer.millis > maxWaitMillis
-              ? Effect.fail(exceeded(endpoint, key))
-              : Effect.andThen(Effect.sleep(Duration.millis(answer.millis)), loop(true))
-          })
-        // a caller that finds the gate open goes straight on; the others queue (an open gate is taken and its
-        // release installed without a chance of interruption in between)
-        const turn = gate(key)
-        const body = (queued: boolean) => Effect.andThen(settled(key), loop(queued))
-        const run = Effect.uninterruptibleMask((restore) =>
-          Effect.flatMap(
-            turn.takeIfAvailable(1),
-            (open) =>
-              open
-                ? restore(body(false)).pipe(Effect.ensuring(turn.release(1)))
-                : restore(turn.withPermit(body(true)))
-          )
-        )
-        // however long the queue or the store takes, no caller waits longer than maxWait
-        return Option.match(maxWait, {
-          onNone: () => run,
-          onSome: (duration) =>
-            Effect.timeoutOrElse(run, { duration, orElse: () => Effect.fail(exceeded(endpoint, key)) })
-        })
-      })
-    }
+    const resolved = settings(options)
+    const acquire = makeAcquire(store, resolved)
     return {
-      take: (endpoint, identity) => {
-        const limit = options.overrides?.[endpoint.name] ?? endpoint.rateLimit
+      take: (endpoint, identity) =>
         // the endpoint's own slot is taken last, so nothing delays the send after it is granted
         // (both slots settle when the answer arrives, the ceiling's too)
-        return acquire(endpoint.label, "ip:*", ipCeiling.limit, ipCeiling.window, 0).pipe(
-          Effect.zipWith(
-            acquire(
-              endpoint.label,
-              bucketKey(endpoint.name, endpoint.rateLimit.scope, identity),
-              limit.limit,
-              limit.window,
-              smoothing
-            ),
-            (ceiling, own): Permit => ({
-              settle: Effect.andThen(ceiling.settle, own.settle),
-              waitedMillis: ceiling.waitedMillis + own.waitedMillis
-            })
-          )
+        Effect.zipWith(
+          acquire(endpoint.label, "ip:*", ipCeiling, 0),
+          acquire(
+            endpoint.label,
+            bucketKey(endpoint.name, endpoint.rateLimit.scope, identity),
+            options.overrides?.[endpoint.name] ?? endpoint.rateLimit,
+            resolved.smoothing
+          ),
+          bothSlots
         )
-      }
     }
   })

@@ -11,6 +11,7 @@ import { BitgetRequestError } from "../BitgetError.js"
 import { IdOrder, NumericId } from "../Schemas.js"
 import * as StreamProgress from "../StreamProgress.js"
 import * as Telemetry from "../Telemetry.js"
+import { ProgressTracker } from "./progressTracker.js"
 import * as Internal from "./telemetry.js"
 
 /** A closed time window, both ends inclusive. @internal */
@@ -87,15 +88,120 @@ const movesDown = (cursor: Option.Option<string>, next: string): boolean =>
   isNumericId(next) &&
   Option.match(cursor, { onNone: () => true, onSome: (previous) => IdOrder(next, previous) < 0 })
 
-/** What an observed stream has done so far (one per run of the stream). */
-interface Tracker {
-  readonly observer: (progress: StreamProgress.StreamProgress) => Effect.Effect<void>
-  records: number
+/**
+ * What a walk is given: the endpoint (for spans, metrics and progress), its
+ * windows, the page size, how to read a record's id and time, and how to
+ * fetch one page of a window.
+ *
+ * @internal
+ */
+export interface WalkOptions<A, E, R> {
+  readonly endpoint: string
+  readonly windows: Windows
+  readonly pageSize: number
+  readonly id: (item: A) => string
+  readonly time: (item: A) => DateTime.Utc
+  readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
+}
+
+/** One run of a walk: its options, and what it needs and counts as it goes. */
+interface Run<A, E, R> extends WalkOptions<A, E, R> {
+  readonly context: Context.Context<never>
+  readonly metrics: Internal.EndpointMetrics
+  /** The progress of an observed stream; none when nobody observes it. */
+  readonly tracker: ProgressTracker | undefined
+  /** Pages asked for so far, for the spans. */
   pages: number
-  windowsDone: number
-  waitedMillis: number
-  window: Window | undefined
-  index: number
+}
+
+/** The attributes of a page's span. */
+const pageAttributes = <A, E, R>(run: Run<A, E, R>, state: State) => ({
+  [Telemetry.attributes.endpoint]: run.endpoint,
+  [Telemetry.attributes.window]: state.index,
+  [Telemetry.attributes.windows]: run.windows.length,
+  [Telemetry.attributes.windowStart]: DateTime.formatIso(state.window.start),
+  [Telemetry.attributes.windowEnd]: DateTime.formatIso(state.window.end),
+  [Telemetry.attributes.page]: run.pages
+})
+
+/** Reads one page in its span; an observed stream also hears the limiter's waits. */
+const read = <A, E, R>(run: Run<A, E, R>, state: State): Effect.Effect<Page<A>, E, R> => {
+  run.pages += 1
+  const request = run.tracker === undefined
+    ? run.fetch(state.window, state.cursor)
+    : Effect.provideService(run.fetch(state.window, state.cursor), Internal.LimiterWaits, run.tracker.waited)
+  return Effect.useSpan(Telemetry.pageSpan, { attributes: pageAttributes(run, state) }, (span) =>
+    request.pipe(
+      Effect.map((page) => {
+        span.attribute(Telemetry.attributes.records, page.items.length)
+        return page
+      }),
+      Effect.withParentSpan(span, { captureStackTrace: false })
+    ))
+}
+
+/** The first page of the next window, if any, once a window is finished (counted in the metrics). */
+const nextWindow = <A, E, R>(run: Run<A, E, R>, state: State, seen: ReadonlySet<string>): Option.Option<State> => {
+  run.metrics.streamWindows.updateUnsafe(1, run.context)
+  const window = run.windows.at(state.index + 1)
+  return window === undefined
+    ? Option.none()
+    : Option.some({ index: state.index + 1, window, cursor: Option.none(), seen })
+}
+
+/** The records of a page not on the previous one: the page itself, not a copy, unless it repeats some. */
+const unseen = <A>(seen: ReadonlySet<string>, items: ReadonlyArray<A>, id: (item: A) => string): ReadonlyArray<A> =>
+  seen.size > 0 && items.some((item) => seen.has(id(item))) ? items.filter((item) => !seen.has(id(item))) : items
+
+/** The time of a page's oldest record (the page is not empty). */
+const oldest = <A>(items: ReadonlyArray<A>, time: (item: A) => DateTime.Utc): DateTime.Utc =>
+  items.reduce((min, item) => DateTime.min(min, time(item)), time(items[0] as A))
+
+/** Warns that a window goes on before `oldest` because its cursor did not move. */
+const stalledCursor = (oldest: DateTime.Utc): Effect.Effect<void> =>
+  Effect.logWarning(
+    `pagination: the cursor did not move; continuing before ${DateTime.formatIso(oldest)} ` +
+      "(records sharing that millisecond beyond one page may be missing)"
+  )
+
+/** What a page gives the stream, after its report to an observed stream: its records, and where to go on. */
+const emitted = <A, E, R>(
+  run: Run<A, E, R>,
+  fresh: ReadonlyArray<A>,
+  next: Option.Option<State>
+): Effect.Effect<readonly [ReadonlyArray<A>, Option.Option<State>]> => {
+  const out = [fresh, next] as const
+  return run.tracker === undefined ? Effect.succeed(out) : Effect.as(run.tracker.paged(fresh.length), out)
+}
+
+/**
+ * A page read: its records not emitted already, then the next window after
+ * a short page, the next cursor when it moves down, or else the window
+ * narrowed to end just before the page's oldest record (the next window when
+ * that leaves nothing of it).
+ */
+const step = <A, E, R>(
+  run: Run<A, E, R>,
+  state: State,
+  page: Page<A>
+): Effect.Effect<readonly [ReadonlyArray<A>, Option.Option<State>]> => {
+  const { id } = run
+  const { items } = page
+  const seen = new Set(items.map(id))
+  const fresh = unseen(state.seen, items, id)
+  run.metrics.streamPages.updateUnsafe(1, run.context)
+  run.metrics.streamRecords.updateUnsafe(fresh.length, run.context)
+  if (items.length < run.pageSize) return emitted(run, fresh, nextWindow(run, state, seen))
+  if (Option.exists(page.next, (next) => movesDown(state.cursor, next))) {
+    return emitted(run, fresh, Option.some({ ...state, cursor: page.next, seen }))
+  }
+  const before = oldest(items, run.time)
+  const end = DateTime.subtract(before, { milliseconds: 1 })
+  if (DateTime.isLessThan(end, state.window.start) || !DateTime.isLessThan(end, state.window.end)) {
+    return emitted(run, fresh, nextWindow(run, state, seen))
+  }
+  const narrowed = { ...state, window: { ...state.window, end }, cursor: Option.none(), seen }
+  return Effect.andThen(stalledCursor(before), emitted(run, fresh, Option.some(narrowed)))
 }
 
 /**
@@ -116,118 +222,29 @@ interface Tracker {
  *
  * @internal
  */
-export const walk = <A, E, R>(options: {
-  readonly endpoint: string
-  readonly windows: Windows
-  readonly pageSize: number
-  readonly id: (item: A) => string
-  readonly time: (item: A) => DateTime.Utc
-  readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
-}): Stream.Stream<A, E, R> =>
+export const walk = <A, E, R>(options: WalkOptions<A, E, R>): Stream.Stream<A, E, R> =>
   Stream.unwrap(Effect.map(Effect.context<never>(), (context) => {
-    const { endpoint, fetch, id, pageSize, time, windows } = options
     const observer = Context.get(context, StreamProgress.Observer)
-    const metrics = Internal.forEndpoint(endpoint)
-    const tracker: Tracker | undefined = observer === undefined
+    const tracker = observer === undefined
       ? undefined
-      : { observer, records: 0, pages: 0, windowsDone: 0, waitedMillis: 0, window: undefined, index: -1 }
-    const report = (progress: Tracker) =>
-      progress.observer({
-        endpoint,
-        records: progress.records,
-        pages: progress.pages,
-        windowsDone: progress.windowsDone,
-        windowsTotal: windows.length,
-        window: Option.fromNullishOr(progress.window),
-        limiterWait: Duration.millis(progress.waitedMillis)
-      })
-    const ended = tracker === undefined ? Stream.empty : Stream.fromEffectDrain(Effect.suspend(() => {
-      tracker.windowsDone = windows.length
-      tracker.window = undefined
-      return report(tracker)
-    }))
-    const first = windows.at(0)
+      : new ProgressTracker(observer, options.endpoint, options.windows.length)
+    const ended = tracker === undefined ? Stream.empty : Stream.fromEffectDrain(Effect.suspend(() => tracker.ended()))
+    const first = options.windows.at(0)
     if (first === undefined) return ended
-    let pages = 0
-    /** Reads one page in its span; an observed stream also hears the limiter's waits. */
-    const read = (state: State) => {
-      pages += 1
-      const request = tracker === undefined ?
-        fetch(state.window, state.cursor) :
-        fetch(state.window, state.cursor).pipe(
-          Effect.provideService(Internal.LimiterWaits, (millis: number) => {
-            tracker.waitedMillis += millis
-          })
-        )
-      return Effect.useSpan(Telemetry.pageSpan, {
-        attributes: {
-          [Telemetry.attributes.endpoint]: endpoint,
-          [Telemetry.attributes.window]: state.index,
-          [Telemetry.attributes.windows]: windows.length,
-          [Telemetry.attributes.windowStart]: DateTime.formatIso(state.window.start),
-          [Telemetry.attributes.windowEnd]: DateTime.formatIso(state.window.end),
-          [Telemetry.attributes.page]: pages
-        }
-      }, (span) =>
-        request.pipe(
-          Effect.map((page) => {
-            span.attribute(Telemetry.attributes.records, page.items.length)
-            return page
-          }),
-          Effect.withParentSpan(span, { captureStackTrace: false })
-        ))
+    const run: Run<A, E, R> = {
+      ...options,
+      context,
+      metrics: Internal.forEndpoint(options.endpoint),
+      tracker,
+      pages: 0
     }
-    /** Tells the observer a window starts: every record of the earlier ones has been pulled. */
-    const starting = (state: State): Effect.Effect<void> => {
-      if (tracker === undefined || tracker.index === state.index) return Effect.void
-      tracker.index = state.index
-      tracker.windowsDone = state.index
-      tracker.window = state.window
-      return report(tracker)
-    }
-    const nextWindow = (state: State, seen: ReadonlySet<string>): Option.Option<State> => {
-      metrics.streamWindows.updateUnsafe(1, context)
-      const window = windows.at(state.index + 1)
-      return window === undefined
-        ? Option.none()
-        : Option.some({ index: state.index + 1, window, cursor: Option.none(), seen })
-    }
-    const step = (state: State, page: Page<A>): Effect.Effect<readonly [ReadonlyArray<A>, Option.Option<State>]> => {
-      const seen = new Set(page.items.map(id))
-      const repeated = state.seen.size > 0 && page.items.some((item) => state.seen.has(id(item)))
-      // the decoded page is emitted as it is (no copy) unless it repeats records of the previous one
-      const fresh = repeated ? page.items.filter((item) => !state.seen.has(id(item))) : page.items
-      metrics.streamPages.updateUnsafe(1, context)
-      metrics.streamRecords.updateUnsafe(fresh.length, context)
-      const emit = (next: Option.Option<State>) => {
-        const out = [fresh, next] as const
-        if (tracker === undefined) return Effect.succeed(out)
-        tracker.pages += 1
-        tracker.records += fresh.length
-        return Effect.as(report(tracker), out)
-      }
-      if (page.items.length < pageSize) return emit(nextWindow(state, seen))
-      if (Option.exists(page.next, (next) => movesDown(state.cursor, next))) {
-        return emit(Option.some({ ...state, cursor: page.next, seen }))
-      }
-      const oldest = page.items.reduce((min, item) => DateTime.min(min, time(item)), time(page.items[0] as A))
-      const end = DateTime.subtract(oldest, { milliseconds: 1 })
-      if (DateTime.isLessThan(end, state.window.start) || !DateTime.isLessThan(end, state.window.end)) {
-        return emit(nextWindow(state, seen))
-      }
-      return Effect.logWarning(
-        `pagination: the cursor did not move; continuing before ${DateTime.formatIso(oldest)} ` +
-          "(records sharing that millisecond beyond one page may be missing)"
-      ).pipe(
-        Effect.andThen(emit(Option.some({ ...state, window: { ...state.window, end }, cursor: Option.none(), seen })))
-      )
-    }
+    const readAndStep = (state: State) => Effect.flatMap(read(run, state), (page) => step(run, state, page))
     const walked = Stream.paginate<State, A, E, R>(
       { index: 0, window: first, cursor: Option.none(), seen: new Set() },
       (state) =>
         tracker === undefined
-          ? Effect.flatMap(read(state), (page) => step(state, page))
-          : Effect.andThen(starting(state), Effect.flatMap(read(state), (page) => step(state, page)))
+          ? readAndStep(state)
+          : Effect.andThen(tracker.starting(state.index, state.window), readAndStep(state))
     )
     return tracker === undefined ? walked : Stream.concat(walked, ended)
   }))
