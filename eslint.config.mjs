@@ -40,20 +40,15 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" }
   },
   {
-    // the published libraries: no console (Effect's logger instead), no barrel imports of the platform
+    // the published libraries: no console (Effect's logger instead)
     files: ["packages/{core,platform-node,sandbox}/src/**/*.ts"],
     ignores: ["packages/sandbox/src/bin/**"],
-    rules: {
-      "no-console": "error",
-      "no-restricted-imports": ["error", {
-        paths: [barrel("@effect/platform-node", "@effect/platform-node/NodeHttpServer")]
-      }]
-    }
+    rules: { "no-console": "error" }
   },
   {
-    // the client's own packages, whose import users pay at every cold start: no barrel of effect either
-    // (effect/http and effect/cli are published as barrels only: they are imported behind our seams)
-    files: ["packages/{core,platform-node}/src/**/*.ts"],
+    // every published package's source, whose import users pay at every cold start and in every type-check: no
+    // barrel of effect or of the platform (effect/http and effect/cli are published as barrels only)
+    files: ["packages/{core,platform-node,sandbox,cli}/src/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", {
         paths: [

@@ -20,7 +20,7 @@ import * as ExportCommand from "./internal/exportCommand.js"
  * The root command.
  *
  * @since 0.1.0
- * @category commands
+ * @category running
  */
 export const command = Command.make("bitget").pipe(
   Command.withDescription("Bitget from the command line."),

@@ -235,7 +235,7 @@ const namedByVariable = (error: Config.ConfigError): Config.ConfigError =>
  * `BITGET_MAX_RESPONSE_BYTES`.
  *
  * @since 0.1.0
- * @category config
+ * @category constructors
  */
 export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
   Config.nested(

@@ -70,7 +70,7 @@ const kindByCode = new Map(kinds.flatMap(([kind, codes]) => codes.map((code) => 
  * Classifies an exchange error code into its family.
  *
  * @since 0.1.0
- * @category classification
+ * @category accessors
  */
 export const classify = (code: string): ErrorKind => kindByCode.get(code) ?? "Unknown"
 
@@ -350,7 +350,7 @@ const tags: { readonly [Tag in BitgetError["_tag"]]: true } = {
  * `true` for any failure of a Bitget call.
  *
  * @since 0.1.0
- * @category classification
+ * @category predicates
  */
 export const isBitgetError = (u: unknown): u is BitgetError =>
   Predicate.hasProperty(u, "_tag") && typeof u._tag === "string" && Object.hasOwn(tags, u._tag)
@@ -411,7 +411,7 @@ export const describeFailure = (cause: Cause.Cause<unknown>): ReadonlyArray<stri
  * ```
  *
  * @since 0.1.0
- * @category classification
+ * @category predicates
  */
 export const isApiErrorOfKind = (kind: ErrorKind) => (error: unknown): error is BitgetApiError =>
   Predicate.isTagged(error, "BitgetApiError") && (error as BitgetApiError).kind === kind

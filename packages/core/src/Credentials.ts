@@ -119,7 +119,7 @@ export const secrets = (credentials: Credentials): ReadonlyArray<Redacted.Redact
  * messages tell a user to set.
  *
  * @since 0.1.0
- * @category config
+ * @category constants
  */
 export const keys = {
   apiKey: "API_KEY",
@@ -133,7 +133,7 @@ export const keys = {
  * `BITGET_API_KEY, BITGET_API_PASSPHRASE and BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY)`.
  *
  * @since 0.1.0
- * @category config
+ * @category formatting
  */
 export const variables = (prefix = "BITGET"): string =>
   `${prefix}_${keys.apiKey}, ${prefix}_${keys.passphrase} and ${prefix}_${keys.secret} (or ${prefix}_${keys.privateKeyPem})`

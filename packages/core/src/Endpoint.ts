@@ -223,7 +223,7 @@ export const label = (endpoint: { readonly method: string; readonly path: string
  * ```
  *
  * @since 0.1.0
- * @category decoding
+ * @category constructors
  */
 export const decoder = <A, EA>(
   endpoint: { readonly response: Schema.Codec<A, EA> }

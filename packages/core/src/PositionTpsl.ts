@@ -183,7 +183,7 @@ export type PlanKind = typeof PlanKind.Type
  * `stopSurplusSize` is given, else `pos_profit`; `loss_plan` or `pos_loss` likewise.
  *
  * @since 0.1.0
- * @category utils
+ * @category accessors
  */
 export const planKinds = (
   request: Pick<

@@ -315,7 +315,7 @@ const fnv1a = (text: string): string => {
  * only as a hash), IP-scoped ones per process (or per shared store).
  *
  * @since 0.1.0
- * @category keys
+ * @category formatting
  */
 export const bucketKey = (name: string, scope: RateLimit["scope"], identity: string): string =>
   scope === "uid" ? `uid:${fnv1a(identity)}:${name}` : `ip:${name}`

@@ -92,7 +92,7 @@ export const reason = (error: BitgetError): string => {
  * sent one, else a whole window of the endpoint's limit for a 429.
  *
  * @since 0.1.0
- * @category delays
+ * @category accessors
  */
 export const minimumDelay = (rateLimit: RateLimit) => (error: BitgetError): Duration.Duration => {
   if (!isTooFrequent(error)) return Duration.zero
@@ -114,7 +114,7 @@ export type Policy = Schedule.Schedule<unknown, BitgetError>
  * retried.
  *
  * @since 0.1.0
- * @category schedules
+ * @category constructors
  */
 export const schedule = (
   endpoint: Pick<Endpoint<unknown, unknown>, "idempotency" | "rateLimit">,

@@ -41,7 +41,7 @@ const parts = (value: BigDecimal.BigDecimal) => {
  * ```
  *
  * @since 0.1.0
- * @category decimals
+ * @category schemas
  */
 export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
   const { digits: abs, negative, scale } = parts(value)
@@ -66,7 +66,7 @@ export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
  * ```
  *
  * @since 0.1.0
- * @category decimals
+ * @category schemas
  */
 export const fixedPointLength = (value: BigDecimal.BigDecimal): number => {
   const { digits, negative, scale } = parts(value)
@@ -166,7 +166,7 @@ const decimalOf = (input: string | number): BigDecimal.BigDecimal | string => {
  * fixed point.
  *
  * @since 0.1.0
- * @category decimals
+ * @category schemas
  */
 export const Decimal: Schema.Codec<BigDecimal.BigDecimal, string | number> = withFastDecode(
   Schema.Union([Schema.String, Schema.Number]).pipe(Schema.decodeTo(Schema.BigDecimal, {
@@ -192,7 +192,7 @@ export const Decimal: Schema.Codec<BigDecimal.BigDecimal, string | number> = wit
  * and before it.
  *
  * @since 0.1.0
- * @category decimals
+ * @category schemas
  */
 export const requestDigits = { fraction: 18, integer: 24 } as const
 
@@ -202,7 +202,7 @@ export const requestDigits = { fraction: 18, integer: 24 } as const
  * has no fixed-point form a string can hold) fails before anything is sent.
  *
  * @since 0.1.0
- * @category decimals
+ * @category schemas
  */
 export const RequestDecimal = Decimal.check(Schema.makeFilter((d) => {
   const { digits, scale } = parts(d)
@@ -215,7 +215,7 @@ export const RequestDecimal = Decimal.check(Schema.makeFilter((d) => {
  * A request decimal that must be strictly positive (prices, sizes).
  *
  * @since 0.1.0
- * @category decimals
+ * @category schemas
  */
 export const PositiveDecimal = RequestDecimal.check(
   Schema.makeFilter((d) => BigDecimal.isPositive(d) || "must be greater than 0", { identifier: "PositiveDecimal" })
@@ -225,7 +225,7 @@ export const PositiveDecimal = RequestDecimal.check(
  * A request decimal that must be zero or more.
  *
  * @since 0.1.0
- * @category decimals
+ * @category schemas
  */
 export const NonNegativeDecimal = RequestDecimal.check(
   Schema.makeFilter((d) => !BigDecimal.isNegative(d) || "must not be negative", { identifier: "NonNegativeDecimal" })
@@ -299,7 +299,7 @@ const timestampOf = (input: string | number): DateTime.Utc | undefined => {
  * when decoding), as a `DateTime.Utc`.
  *
  * @since 0.1.0
- * @category time
+ * @category schemas
  */
 export const Timestamp: Schema.Codec<DateTime.Utc, string | number> = withFastDecode(
   Schema.Union([Schema.String, Schema.Number]).pipe(Schema.decodeTo(Schema.DateTimeUtc, {
@@ -318,7 +318,7 @@ export const Timestamp: Schema.Codec<DateTime.Utc, string | number> = withFastDe
  * `true` for the ways the exchange spells "unset": missing, `null` or `""`.
  *
  * @since 0.1.0
- * @category optional values
+ * @category schemas
  */
 export const isAbsent = (value: unknown): value is undefined | null | "" =>
   value === undefined || value === null || value === ""
@@ -360,7 +360,7 @@ const fastOption = (schema: Schema.Top, refusesUnset: boolean): FastDecodeBuild 
  * (which may hold personal data).
  *
  * @since 0.1.0
- * @category optional values
+ * @category schemas
  */
 export const ListOrEmpty = <A, I>(item: Schema.Codec<A, I>) => {
   const list = Schema.Array(item)
@@ -384,7 +384,7 @@ export const ListOrEmpty = <A, I>(item: Schema.Codec<A, I>) => {
  * `Option`; like `ListOrEmpty`, a failure does not quote the object.
  *
  * @since 0.1.0
- * @category optional values
+ * @category schemas
  */
 export const OptionalObject = <A, I>(schema: Schema.Codec<A, I>) => {
   const decode = Schema.decodeUnknownEffect(schema)
@@ -417,7 +417,7 @@ export const OptionalObject = <A, I>(schema: Schema.Codec<A, I>) => {
  * not before 1970.
  *
  * @since 0.1.0
- * @category time
+ * @category schemas
  */
 export const QueryTimestamp = Schema.String.pipe(Schema.decodeTo(Timestamp)).check(
   Schema.makeFilter((time) => DateTime.toEpochMillis(time) >= 0 || "must not be before 1970")
@@ -432,7 +432,7 @@ const spellsUnset = (value: unknown): boolean => value === "" || (value instance
  * of it, since it would read back as `None`.
  *
  * @since 0.1.0
- * @category optional values
+ * @category schemas
  */
 export const Maybe = <A, I>(schema: Schema.Codec<A, I>) =>
   withFastDecode(
@@ -456,7 +456,7 @@ export const Maybe = <A, I>(schema: Schema.Codec<A, I>) =>
  * over time); the raw string is kept in `value`.
  *
  * @since 0.1.0
- * @category enums
+ * @category schemas
  */
 export class Unrecognized extends Schema.TaggedClass<Unrecognized>()("Unrecognized", {
   value: Schema.String
@@ -468,7 +468,7 @@ export class Unrecognized extends Schema.TaggedClass<Unrecognized>()("Unrecogniz
  * and the API reference show that name where the union is used, not every literal.
  *
  * @since 0.2.0
- * @category enums
+ * @category schemas
  */
 export type OneOf<L extends ReadonlyArray<string>> = Extract<L[number], string>
 
@@ -476,7 +476,7 @@ export type OneOf<L extends ReadonlyArray<string>> = Extract<L[number], string>
  * The decoded type of an open enum: one of the known literals, or `Unrecognized`.
  *
  * @since 0.1.0
- * @category enums
+ * @category schemas
  */
 export type OpenEnum<L extends string> = L | Unrecognized
 
@@ -485,7 +485,7 @@ export type OpenEnum<L extends string> = L | Unrecognized
  * `Unrecognized`. With `caseInsensitive`, `"PAID"` decodes as the known `"Paid"`.
  *
  * @since 0.1.0
- * @category enums
+ * @category schemas
  */
 export const OpenEnum = <const L extends ReadonlyArray<string>>(
   literals: L,
@@ -512,7 +512,7 @@ export const OpenEnum = <const L extends ReadonlyArray<string>>(
  * literals) and the value given.
  *
  * @since 0.2.0
- * @category enums
+ * @category schemas
  */
 export const ClosedEnum = <const L extends ReadonlyArray<string>>(
   identifier: string,
@@ -534,7 +534,7 @@ export const ClosedEnum = <const L extends ReadonlyArray<string>>(
  * `true` when an open enum value is one the library knows.
  *
  * @since 0.1.0
- * @category enums
+ * @category schemas
  */
 export const isKnown = <L extends string>(value: OpenEnum<L>): value is L => typeof value === "string"
 
@@ -553,7 +553,7 @@ export const isKnown = <L extends string>(value: OpenEnum<L>): value is L => typ
  * ```
  *
  * @since 0.1.0
- * @category enums
+ * @category schemas
  */
 export const enumText = <L extends string>(
   value: OpenEnum<L>
@@ -564,7 +564,7 @@ export const enumText = <L extends string>(
  * the range of JS numbers.
  *
  * @since 0.1.0
- * @category ids
+ * @category schemas
  */
 export const NumericId = Schema.String.check(
   Schema.isPattern(/^\d{1,30}$/, { message: "must be a numeric id (digits only)", identifier: "NumericId" })
@@ -576,7 +576,7 @@ export const NumericId = Schema.String.check(
  * that is not a number is ordered too, never thrown on.
  *
  * @since 0.1.0
- * @category ids
+ * @category schemas
  */
 export const IdOrder: Order.Order<string> = Order.make((self, that) => {
   const a = withoutLeadingZeros(self)
@@ -588,7 +588,7 @@ export const IdOrder: Order.Order<string> = Order.make((self, that) => {
  * A client order id as the exchange accepts it: `[0-9a-zA-Z-+_#]`, 1 to 49 characters.
  *
  * @since 0.1.0
- * @category ids
+ * @category schemas
  */
 export const ClientOid = Schema.String.check(
   Schema.isPattern(/^[0-9a-zA-Z\-+_#]{1,49}$/, {
@@ -602,7 +602,7 @@ export const ClientOid = Schema.String.check(
  * numbers).
  *
  * @since 0.1.0
- * @category strings
+ * @category schemas
  */
 export const maxTextLength = 64
 
@@ -614,7 +614,7 @@ const unsendable = /[\p{Cc}\uD800-\uDFFF]/u
  * character (CR and LF included) and no lone surrogate.
  *
  * @since 0.1.0
- * @category strings
+ * @category schemas
  */
 export const isSendable = (text: string): boolean => !unsendable.test(text)
 
@@ -624,7 +624,7 @@ export const isSendable = (text: string): boolean => !unsendable.test(text)
  * carry (see `isSendable`).
  *
  * @since 0.1.0
- * @category strings
+ * @category schemas
  */
 export const NonBlank: Schema.Codec<string> = Schema.String.pipe(Schema.decodeTo(
   Schema.String.check(Schema.makeFilter((s) => {
@@ -643,7 +643,7 @@ export const NonBlank: Schema.Codec<string> = Schema.String.pipe(Schema.decodeTo
  * everything.
  *
  * @since 0.1.0
- * @category strings
+ * @category schemas
  */
 export const Filter = Schema.optional(NonBlank)
 
@@ -651,7 +651,7 @@ export const Filter = Schema.optional(NonBlank)
  * An integer within bounds carried as a string query parameter (`limit`).
  *
  * @since 0.1.0
- * @category numbers
+ * @category schemas
  */
 export const IntString = (min: number, max: number) =>
   Schema.NumberFromString.check(
@@ -665,7 +665,7 @@ export const IntString = (min: number, max: number) =>
  * most `maxDays` between them when both are given.
  *
  * @since 0.1.0
- * @category time
+ * @category schemas
  */
 export const checkWindow = (maxDays: number) => {
   const maxMillis = Duration.toMillis(Duration.days(maxDays))
@@ -699,7 +699,7 @@ export const checkWindow = (maxDays: number) => {
  * ```
  *
  * @since 0.1.0
- * @category time
+ * @category schemas
  */
 export const completeRange = <
   R extends { readonly startTime?: DateTime.Utc | undefined; readonly endTime?: DateTime.Utc | undefined }

@@ -53,7 +53,7 @@ export interface CanonicalQuery {
  * Builds the canonical query of a parameter record.
  *
  * @since 0.1.0
- * @category signing
+ * @category formatting
  */
 export const canonicalQuery = (params: { readonly [key: string]: string | undefined }): CanonicalQuery => {
   const keys = Object.keys(params).filter((key) => params[key] !== undefined).sort()
@@ -72,7 +72,7 @@ export const canonicalQuery = (params: { readonly [key: string]: string | undefi
  * non-empty) + body`.
  *
  * @since 0.1.0
- * @category signing
+ * @category formatting
  */
 export const prehash = (parts: {
   readonly timestamp: string
@@ -102,7 +102,7 @@ export const prehash = (parts: {
  * ```
  *
  * @since 0.1.0
- * @category signing
+ * @category constants
  */
 export const hmacVectors: {
   readonly secret: string

@@ -48,7 +48,7 @@ export interface StreamProgress {
  * asked.
  *
  * @since 0.1.0
- * @category references
+ * @category services
  */
 export const Observer = Context.Reference<((progress: StreamProgress) => Effect.Effect<void>) | undefined>(
   "@bitget-effect/core/StreamProgress/Observer",

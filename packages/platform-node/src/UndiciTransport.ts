@@ -84,7 +84,7 @@ const unsupported = (): BitgetTransportError =>
  * send (Bun's stand-in), so that a program can take another transport there.
  *
  * @since 0.2.0
- * @category guards
+ * @category predicates
  */
 export const isUnsupported = (defect: unknown): boolean =>
   defect instanceof BitgetTransportError && defect.endpoint === unsupportedLabel && defect.reason === "Unexpected"

@@ -59,7 +59,7 @@ const Fault = Data.taggedEnum<Fault>()
  * Matches a fault by its tag.
  *
  * @since 0.1.0
- * @category pattern matching
+ * @category combinators
  */
 export const $match = Fault.$match
 
@@ -163,7 +163,7 @@ export interface Injection {
  * Resolves a route name, a route path, `"*"` or `"all"` to a target.
  *
  * @since 0.1.0
- * @category parsing
+ * @category constructors
  */
 export const parseTarget = (text: string): Result.Result<Target, string> => {
   if (text === "*" || text === "all") return Result.succeed("*")
@@ -213,7 +213,7 @@ const parseKind = (kind: string, argument: string | undefined): Result.Result<Fa
  * Without `@times` a fault is one-shot.
  *
  * @since 0.1.0
- * @category parsing
+ * @category constructors
  */
 export const parse = (spec: string): Result.Result<Injection, string> => {
   const equals = spec.indexOf("=")

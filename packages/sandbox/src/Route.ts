@@ -91,7 +91,7 @@ export const ipCeilingPerMinute = 6000
  * Finds a route by name or by path.
  *
  * @since 0.1.0
- * @category lookups
+ * @category accessors
  */
 export const find = (nameOrPath: string): RouteInfo | undefined =>
   routes.find((route) => route.name === nameOrPath || route.path === nameOrPath)

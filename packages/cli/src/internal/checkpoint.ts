@@ -80,7 +80,7 @@ export const paths = (out: string): Paths => ({ out, part: `${out}.part`, checkp
  * cannot be read as one.
  *
  * @since 0.1.0
- * @category files
+ * @category operations
  */
 export const read = (path: string): Effect.Effect<Option.Option<Checkpoint>, UsageError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
@@ -98,7 +98,7 @@ export const read = (path: string): Effect.Effect<Option.Option<Checkpoint>, Usa
  * Writes a checkpoint atomically: to `path.tmp`, then renamed over `path`.
  *
  * @since 0.1.0
- * @category files
+ * @category operations
  */
 export const write = (path: string, checkpoint: Checkpoint) =>
   Effect.gen(function*() {
@@ -128,7 +128,7 @@ export interface Wanted {
  * (empty when they match).
  *
  * @since 0.1.0
- * @category comparisons
+ * @category predicates
  */
 export const differences = (checkpoint: Checkpoint, wanted: Wanted): ReadonlyArray<string> => {
   const out: Array<string> = []
@@ -150,7 +150,7 @@ export const differences = (checkpoint: Checkpoint, wanted: Wanted): ReadonlyArr
  * not fit.
  *
  * @since 0.2.0
- * @category files
+ * @category accessors
  */
 export const resumePoint = (
   paths: Paths,

@@ -86,7 +86,7 @@ export type Fields<A> = {
  * Text, as it is.
  *
  * @since 0.1.0
- * @category writers
+ * @category formatting
  */
 export const text = (value: string): string => value
 
@@ -94,7 +94,7 @@ export const text = (value: string): string => value
  * An exact decimal in fixed point (`0.00000001`, never `1e-8`).
  *
  * @since 0.1.0
- * @category writers
+ * @category formatting
  */
 export const decimal: (value: BigDecimal.BigDecimal) => string = Schemas.formatDecimal
 
@@ -102,7 +102,7 @@ export const decimal: (value: BigDecimal.BigDecimal) => string = Schemas.formatD
  * A time in ISO 8601, UTC, with milliseconds (`2025-01-01T00:00:00.000Z`).
  *
  * @since 0.1.0
- * @category writers
+ * @category formatting
  */
 export const time: (value: DateTime.Utc) => string = DateTime.formatIso
 
@@ -111,7 +111,7 @@ export const time: (value: DateTime.Utc) => string = DateTime.formatIso
  * as the exchange sent it.
  *
  * @since 0.1.0
- * @category writers
+ * @category formatting
  */
 export const enumeration = <L extends string>(value: Schemas.OpenEnum<L>): string => Schemas.enumText(value)
 
@@ -119,7 +119,7 @@ export const enumeration = <L extends string>(value: Schemas.OpenEnum<L>): strin
  * An optional value: `null` when absent, else written by `writer`.
  *
  * @since 0.1.0
- * @category writers
+ * @category formatting
  */
 export const optional = <V>(writer: (value: V) => string) => (value: Option.Option<V>): string | null =>
   Option.isSome(value) ? writer(value.value) : null
@@ -128,7 +128,7 @@ export const optional = <V>(writer: (value: V) => string) => (value: Option.Opti
  * A list of objects, each field written by `fields` (text or `null`).
  *
  * @since 0.1.0
- * @category writers
+ * @category formatting
  */
 export const list =
   <V>(fields: { readonly [K in keyof V]-?: (value: V[K]) => string | null }): Writer<ReadonlyArray<V>> => (values) => {
@@ -144,7 +144,7 @@ export const list =
  * An optional object written as one column per field (see `Nested`).
  *
  * @since 0.1.0
- * @category writers
+ * @category formatting
  */
 export const nested = <V>(fields: Fields<V>): Nested<V> => ({ _tag: "Nested", table: table(fields) })
 
@@ -178,7 +178,7 @@ export const table = <A>(fields: Fields<A>): Table<A> =>
  * The column names of a table, in order.
  *
  * @since 0.1.0
- * @category getters
+ * @category accessors
  */
 export const names = <A>(self: Table<A>): ReadonlyArray<string> => self.map((column) => column.name)
 
@@ -186,7 +186,7 @@ export const names = <A>(self: Table<A>): ReadonlyArray<string> => self.map((col
  * Spot tax records (`GET /api/v2/tax/spot-record`).
  *
  * @since 0.1.0
- * @category tables
+ * @category constants
  */
 export const taxRecords: Table<TaxRecords.SpotTaxRecord> = table<TaxRecords.SpotTaxRecord>({
   id: text,
@@ -203,7 +203,7 @@ export const taxRecords: Table<TaxRecords.SpotTaxRecord> = table<TaxRecords.Spot
  * Futures history orders (`GET /api/v2/mix/order/orders-history`).
  *
  * @since 0.1.0
- * @category tables
+ * @category constants
  */
 export const futuresOrders: Table<FuturesHistory.FuturesOrder> = table<FuturesHistory.FuturesOrder>({
   symbol: text,
@@ -243,7 +243,7 @@ export const futuresOrders: Table<FuturesHistory.FuturesOrder> = table<FuturesHi
  * `paymentInfo.paymethodInfo` (a list of `{name, required, type, value}`).
  *
  * @since 0.1.0
- * @category tables
+ * @category constants
  */
 export const p2pOrders: Table<P2pOrders.P2pOrder> = table<P2pOrders.P2pOrder>({
   orderId: text,

@@ -62,7 +62,7 @@ const flags = {
  * The `export` command.
  *
  * @since 0.1.0
- * @category commands
+ * @category running
  */
 export const command = Command.make(
   "export",

@@ -54,7 +54,7 @@ const needsQuotes = /[",\r\n]/
  * a comma, a quote, a CR or a LF; as it is otherwise.
  *
  * @since 0.1.0
- * @category csv
+ * @category formatting
  */
 export const csvField = (text: string): string => needsQuotes.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text
 

@@ -66,7 +66,7 @@ const expected = "a date (2025-01-01) or a date and time (2025-01-01T12:30:00Z, 
  * Reads a time given on the command line, or says what is wrong with it.
  *
  * @since 0.1.0
- * @category parsing
+ * @category constructors
  */
 export const parse = (text: string, end: End): Result.Result<DateTime.Utc, string> => {
   const input = text.trim()

@@ -25,6 +25,6 @@ export class UsageError extends Schema.TaggedError<UsageError>("@bitget-effect/c
  * `true` for a `UsageError`.
  *
  * @since 0.1.0
- * @category guards
+ * @category predicates
  */
 export const isUsageError = (u: unknown): u is UsageError => u instanceof UsageError

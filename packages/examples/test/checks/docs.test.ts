@@ -1,8 +1,9 @@
 import * as Core from "@bitget-effect/core"
 import { Route } from "@bitget-effect/sandbox"
 import { assert, describe, it } from "@effect/vitest"
-import { existsSync } from "node:fs"
+import { existsSync, readdirSync } from "node:fs"
 import { join, normalize } from "node:path"
+import { categories } from "../../tools/categories.js"
 import { blocks, exampleFiles, guides, isTypeScript, read, root } from "../../tools/markdown.js"
 
 interface Manifest {
@@ -190,5 +191,28 @@ describe("the supported platform", () => {
       assert.strictEqual(engines?.node, `>=${oldest}`, `packages/${dir}: engines.node differs from the root's`)
     }
     assert.include(read("README.md"), `Node ${oldest} or later`, "README.md does not name the oldest Node supported")
+  })
+})
+
+describe("the API reference's categories", () => {
+  /** The public modules of every published package: its `src/*.ts`, where docgen reads. */
+  const modules = readdirSync(join(root, "packages")).flatMap((dir) => {
+    const manifest = JSON.parse(read(`packages/${dir}/package.json`)) as Manifest
+    if (manifest.private === true) return []
+    return readdirSync(join(root, "packages", dir, "src"))
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => `packages/${dir}/src/${file}`)
+  })
+
+  it("come from one small list (tools/categories.ts)", () => {
+    const known = new Set(Object.keys(categories))
+    const stray = modules.flatMap((file) =>
+      [...read(file).matchAll(/@category (.+)$/gm)]
+        .map((match) => match[1]!.trim())
+        .filter((category) => !known.has(category))
+        .map((category) => `${file}: @category ${category}`)
+    )
+    assert.isAbove(modules.length, 20, "the published packages' public modules were found")
+    assert.deepStrictEqual(stray, [], "categories outside tools/categories.ts")
   })
 })
