@@ -48,7 +48,11 @@ const differences = (): ReadonlyArray<string> => {
   for (const endpoint of descriptors) {
     const route = routes.get(label(endpoint))
     if (route === undefined) {
-      found.push(`${label(endpoint)}: core endpoint ${endpoint.name} has no sandbox route`)
+      found.push(
+        `${
+          label(endpoint)
+        }: core endpoint ${endpoint.name} has no sandbox route (a module of routes/, listed in routes/table.ts)`
+      )
       continue
     }
     if (accessOf(endpoint.auth) !== route.access) {

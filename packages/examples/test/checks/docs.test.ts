@@ -163,11 +163,14 @@ describe("the lists of operations", () => {
     }
   })
 
-  it("the architecture names every module of an endpoint, and the sandbox guide every route", () => {
+  it("the architecture names every module of an endpoint", () => {
     const architecture = read("docs/architecture.md")
     for (const { name } of operationModules) {
       assert.include(architecture, `\`${name}\``, `docs/architecture.md does not list ${name}`)
     }
+  })
+
+  it("the sandbox guide names every route", () => {
     const sandbox = read("docs/sandbox.md")
     for (const route of Route.routes) {
       assert.include(sandbox, `\`${route.name}\``, `docs/sandbox.md does not name the route ${route.name}`)
