@@ -267,7 +267,7 @@ describe("TaxRecords.stream", () => {
       assert.strictEqual(requests.length, 1)
       const q = requests[0]!.url.searchParams
       assert.strictEqual(q.get("startTime"), "0")
-      assert.isAtMost(Number(q.get("endTime")), 30 * 86_400_000)
+      assert.isAtMost(Number(q.get("endTime")), 30 * day)
     }).pipe(Effect.provide(layer))
   })
 })

@@ -19,8 +19,11 @@ describe("the worker", () => {
         const response = yield* Effect.promise(() => worker.fetch(new Request("http://worker.test/"), env))
         assert.strictEqual(response.status, 200)
         const data = Dataset.make(sandbox)
-        const end = DateTime.toEpochMillis(yield* DateTime.now)
-        const week = data.taxRecords(apiKey, { start: end - 7 * 86_400_000, end })
+        const now = yield* DateTime.now
+        const week = data.taxRecords(apiKey, {
+          start: DateTime.toEpochMillis(DateTime.subtract(now, { days: 7 })),
+          end: DateTime.toEpochMillis(now)
+        })
         assert.deepStrictEqual(yield* Effect.promise(() => response.json()), {
           symbols: data.symbols.length,
           taxRecords: week.length
