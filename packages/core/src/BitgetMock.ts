@@ -13,8 +13,8 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
+import { requestError } from "./client/envelope.js"
 import type { Auth, Endpoint, Failure } from "./Endpoint.js"
-import { requestError } from "./internal/envelope.js"
 
 /**
  * A canned answer for one endpoint, made with `on`, `succeed` or `fail`.

@@ -16,7 +16,7 @@ import type { BitgetError } from "./BitgetError.js"
 import { BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
-import * as Paginate from "./internal/paginate.js"
+import * as Paginate from "./paging/paginate.js"
 import type { OneOf } from "./Schemas.js"
 import {
   checkWindow,

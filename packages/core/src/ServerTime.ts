@@ -7,7 +7,7 @@
 import type * as Effect from "effect/Effect"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetPublicError } from "./BitgetError.js"
-import * as internal from "./internal/serverTime.js"
+import * as internal from "./client/serverTime.js"
 
 /**
  * The exchange's clock: `serverTime` as a `DateTime.Utc`.

@@ -13,7 +13,7 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
-import * as Paginate from "./internal/paginate.js"
+import * as Paginate from "./paging/paginate.js"
 import {
   checkWindow,
   Decimal,

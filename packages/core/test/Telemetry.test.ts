@@ -3,7 +3,7 @@ import { DateTime, Duration, Effect, Fiber, Layer, Logger, Metric, Option, Schem
 import { TestClock } from "effect/testing"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as Endpoint from "../src/Endpoint.js"
-import { walk, windows } from "../src/internal/paginate.js"
+import { walk, windows } from "../src/paging/paginate.js"
 import * as RateLimiter from "../src/RateLimiter.js"
 import * as StreamProgress from "../src/StreamProgress.js"
 import * as Telemetry from "../src/Telemetry.js"

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Option, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import type { Window, WindowOrder, Windows } from "../src/internal/paginate.js"
-import { walk, windowed, windows } from "../src/internal/paginate.js"
+import type { Window, WindowOrder, Windows } from "../src/paging/paginate.js"
+import { walk, windowed, windows } from "../src/paging/paginate.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import { day, exchange, ok } from "./support.js"
 

@@ -16,9 +16,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, BigDecimal, DateTime, Option, Predicate, Result, Schema } from "effect"
+import { describeParseError } from "../src/client/envelope.js"
 import * as FuturesHistory from "../src/FuturesHistory.js"
 import { bail, compiled } from "../src/internal/decoder.js"
-import { describeParseError } from "../src/internal/envelope.js"
 import * as P2pOrders from "../src/P2pOrders.js"
 import { Unrecognized } from "../src/Schemas.js"
 import * as Symbols from "../src/Symbols.js"

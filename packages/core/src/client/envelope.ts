@@ -6,10 +6,10 @@ import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import { BitgetApiError, BitgetDecodeError, BitgetHttpError, BitgetRequestError } from "../BitgetError.js"
 import { label } from "../Endpoint.js"
+import { decoder } from "../internal/decoder.js"
+import type { Scrubber } from "../internal/redact.js"
+import * as Redact from "../internal/redact.js"
 import { Timestamp } from "../Schemas.js"
-import { decoder } from "./decoder.js"
-import type { Scrubber } from "./redact.js"
-import * as Redact from "./redact.js"
 
 /** @internal */
 export const successCode = "00000"

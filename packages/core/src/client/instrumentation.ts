@@ -21,10 +21,10 @@ import type { BitgetError } from "../BitgetError.js"
 import { isApiErrorOfKind } from "../BitgetError.js"
 import type { Endpoint } from "../Endpoint.js"
 import { label } from "../Endpoint.js"
+import * as Internal from "../internal/telemetry.js"
 import { rejections } from "../RateLimiter.js"
 import * as Retry from "../Retry.js"
 import * as Telemetry from "../Telemetry.js"
-import * as Internal from "./telemetry.js"
 
 /** What one call has done so far: its attempts, why it retried, how long it waited for the limiter. @internal */
 export interface CallState {

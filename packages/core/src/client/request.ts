@@ -14,13 +14,13 @@ import { BitgetRequestError } from "../BitgetError.js"
 import * as Credentials from "../Credentials.js"
 import type { Endpoint } from "../Endpoint.js"
 import { label } from "../Endpoint.js"
+import { encoder } from "../internal/encoder.js"
+import type { Scrubber } from "../internal/redact.js"
+import * as Redact from "../internal/redact.js"
 import { isSendable } from "../Schemas.js"
 import type { CanonicalQuery } from "../Signer.js"
 import { canonicalQuery, prehash } from "../Signer.js"
-import { encoder } from "./encoder.js"
 import { requestError } from "./envelope.js"
-import type { Scrubber } from "./redact.js"
-import * as Redact from "./redact.js"
 
 /** A header value an HTTP request can carry: printable ASCII and tabs (no line break), at most 1024 characters. */
 const headerValue = /^[\t\x20-\x7e]{0,1024}$/

@@ -8,11 +8,11 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { BitgetClient } from "../BitgetClient.js"
 import { BitgetRequestError } from "../BitgetError.js"
+import * as Internal from "../internal/telemetry.js"
 import { IdOrder, NumericId } from "../Schemas.js"
 import * as StreamProgress from "../StreamProgress.js"
 import * as Telemetry from "../Telemetry.js"
 import { ProgressTracker } from "./progressTracker.js"
-import * as Internal from "./telemetry.js"
 
 /** A closed time window, both ends inclusive. @internal */
 export interface Window {

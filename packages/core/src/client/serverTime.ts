@@ -4,9 +4,9 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { BitgetDecodeError } from "../BitgetError.js"
 import * as Endpoint from "../Endpoint.js"
+import type { Scrubber } from "../internal/redact.js"
 import { Timestamp } from "../Schemas.js"
 import { describeParseError } from "./envelope.js"
-import type { Scrubber } from "./redact.js"
 
 /** @internal */
 export class ServerTime extends Schema.Class<ServerTime>("ServerTime")({

@@ -8,9 +8,9 @@ import type * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
 import type { BitgetOptions } from "../BitgetConfig.js"
 import type { Endpoint } from "../Endpoint.js"
+import { decoder } from "../internal/decoder.js"
 import type { Limiter } from "../RateLimiter.js"
 import * as Retry from "../Retry.js"
-import { decoder } from "./decoder.js"
 import * as Instrumentation from "./instrumentation.js"
 
 /** Everything a call of an endpoint needs that its input does not change. @internal */
