@@ -206,6 +206,39 @@ export const label = (endpoint: { readonly method: string; readonly path: string
   `${endpoint.method} ${endpoint.path}`
 
 /**
+ * How a table keyed by endpoint name falls short of a list of endpoints, one
+ * line each: an endpoint without an entry, or a key that names none of them.
+ * Empty when the table covers exactly those endpoints, as per-endpoint
+ * settings, or a test suite over every endpoint (`collect(Core)`), must.
+ *
+ * @example
+ * ```ts
+ * import * as Core from "@bitget-effect/core"
+ *
+ * const lines = Core.Endpoint.gaps(Core.Endpoint.collect(Core), { "tax.spotRecords": 1, "spot.coins": 2 })
+ * assert.ok(lines.includes("no entry for spot.symbols (GET /api/v2/spot/public/symbols)"))
+ * assert.ok(lines.includes("an entry for spot.coins, which no endpoint has"))
+ * ```
+ *
+ * @since 0.2.0
+ * @category accessors
+ */
+export const gaps = (
+  endpoints: ReadonlyArray<{ readonly name: string; readonly method: string; readonly path: string }>,
+  table: object
+): ReadonlyArray<string> => {
+  const names = new Set(endpoints.map((endpoint) => endpoint.name))
+  return [
+    ...endpoints.filter((endpoint) => !Object.hasOwn(table, endpoint.name)).map((endpoint) =>
+      `no entry for ${endpoint.name} (${label(endpoint)})`
+    ),
+    ...Object.keys(table).filter((name) => !names.has(name)).map((name) =>
+      `an entry for ${name}, which no endpoint has`
+    )
+  ]
+}
+
+/**
  * The decoder of an endpoint's answers, as the client runs it on the `data`
  * of a success envelope: compiled once from the response schema, it builds
  * the same value as `Schema.decodeUnknownResult(endpoint.response)`, faster;

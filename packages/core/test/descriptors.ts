@@ -16,17 +16,6 @@ export const descriptors: ReadonlyArray<Descriptor> = Endpoint.collect(Core)
 /** A suite's entries, one per endpoint, keyed by the endpoint's name (`tax.spotRecords`). */
 export type ByEndpoint<A> = { readonly [name: string]: A }
 
-/** What a table lacks or has too many: one line per endpoint without an entry, and per key naming no endpoint. */
-export const gaps = <A>(table: ByEndpoint<A>): ReadonlyArray<string> => {
-  const names = new Set(descriptors.map((endpoint) => endpoint.name))
-  return [
-    ...descriptors.filter((endpoint) => !Object.hasOwn(table, endpoint.name)).map((endpoint) =>
-      `no entry for ${endpoint.name} (${endpoint.method} ${endpoint.path})`
-    ),
-    ...Object.keys(table).filter((name) => !names.has(name)).map((name) => `an entry for ${name}, which core lacks`)
-  ]
-}
-
 /**
  * Each entry of a suite's table with its descriptor, in the table's order,
  * and a test that fails, naming them, when the table lacks an endpoint or
@@ -34,7 +23,7 @@ export const gaps = <A>(table: ByEndpoint<A>): ReadonlyArray<string> => {
  */
 export const covered = <A>(table: ByEndpoint<A>): ReadonlyArray<readonly [Descriptor, A]> => {
   it("has an entry for every endpoint core exports", () => {
-    assert.deepStrictEqual(gaps(table), [], "endpoints and the suite's table differ")
+    assert.deepStrictEqual(Endpoint.gaps(descriptors, table), [], "endpoints and the suite's table differ")
   })
   return Object.entries(table).flatMap(([name, entry]) => {
     const endpoint = descriptors.find((descriptor) => descriptor.name === name)

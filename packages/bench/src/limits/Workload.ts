@@ -62,14 +62,7 @@ const byEndpoint: { readonly [name: string]: Part | LeftOut } = {
 const descriptors = Core.Endpoint.collect(Core)
 
 /** The endpoints the table lacks, and the names in it that core lacks. */
-const gaps: ReadonlyArray<string> = [
-  ...descriptors.filter((endpoint) => !Object.hasOwn(byEndpoint, endpoint.name)).map((endpoint) =>
-    `no entry for ${endpoint.name} (${endpoint.path})`
-  ),
-  ...Object.keys(byEndpoint).filter((name) => !descriptors.some((endpoint) => endpoint.name === name)).map((name) =>
-    `an entry for ${name}, which core lacks`
-  )
-]
+const gaps = Core.Endpoint.gaps(descriptors, byEndpoint)
 if (gaps.length > 0) {
   throw new Error(
     `the limits bench's table (src/limits/Workload.ts) and core's endpoints differ: ${gaps.join("; ")}. ` +
