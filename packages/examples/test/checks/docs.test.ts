@@ -197,7 +197,7 @@ describe("the supported platform", () => {
   })
 })
 
-describe("the API reference's categories", () => {
+describe("the published packages' public modules", () => {
   /** The public modules of every published package: its `src/*.ts`, where docgen reads. */
   const modules = readdirSync(join(root, "packages")).flatMap((dir) => {
     const manifest = JSON.parse(read(`packages/${dir}/package.json`)) as Manifest
@@ -207,7 +207,17 @@ describe("the API reference's categories", () => {
       .map((file) => `packages/${dir}/src/${file}`)
   })
 
-  it("come from one small list (tools/categories.ts)", () => {
+  it("are all in each package's index: every public module is exported from `src/index.ts`", () => {
+    const missing = modules
+      .filter((file) => !file.endsWith("/index.ts"))
+      .filter((file) => {
+        const index = read(file.replace(/[^/]+$/, "index.ts"))
+        return !index.includes(`from "./${file.replace(/^.*\//, "").replace(/\.ts$/, ".js")}"`)
+      })
+    assert.deepStrictEqual(missing, [], "public modules missing from their package's index")
+  })
+
+  it("take their categories from one small list (tools/categories.ts)", () => {
     const known = new Set(Object.keys(categories))
     const stray = modules.flatMap((file) =>
       [...read(file).matchAll(/@category (.+)$/gm)]
