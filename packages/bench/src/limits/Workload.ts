@@ -2,14 +2,12 @@
  * The mixed workload of the rate-limit benchmark: four endpoints, each kept
  * under pressure by more callers than its limit lets through, and the
  * programs that drive it through each limiter compared. Every endpoint core
- * exports has an entry in its table: its part in the workload, or why it has
- * none; the bench refuses to start without one.
+ * exports has an entry in its table (`table.ts`): its part in the workload, or
+ * why it has none; the bench refuses to start without one.
  */
-import * as Core from "@bitget-effect/core"
 import * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
 import * as Credentials from "@bitget-effect/core/Credentials"
-import type { RateLimit } from "@bitget-effect/core/Endpoint"
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import * as HttpTransport from "@bitget-effect/core/HttpTransport"
 import * as OpenInterestLimit from "@bitget-effect/core/OpenInterestLimit"
@@ -23,58 +21,13 @@ import ccxt from "ccxt"
 import { DateTime, Duration, Effect, Layer, Stream } from "effect"
 import { RateLimiter as EffectRateLimiter } from "effect/persistence"
 import { day } from "../time.js"
+import type { Workload } from "./table.js"
+import * as Table from "./table.js"
 
-/** One endpoint of the workload: its descriptor (limit and window), the sandbox's route, and its callers. */
-export interface Workload {
-  readonly name: string
-  readonly route: RouteName
-  readonly endpoint: { readonly name: string; readonly path: string; readonly rateLimit: RateLimit }
-  readonly callers: number
-}
+export type { Workload } from "./table.js"
 
-/** An endpoint's part in the workload (its descriptor is core's). */
-type Part = Omit<Workload, "endpoint">
-
-/** Why an endpoint has no part in the workload. */
-interface LeftOut {
-  readonly leftOut: string
-}
-
-/**
- * Every endpoint core exports, by name: its part in the workload, or why it
- * has none. The four parts allow so many calls per 1-second window.
- */
-const byEndpoint: { readonly [name: string]: Part | LeftOut } = {
-  "tax.spotRecords": { name: "tax-record stream", route: "tax-records", callers: 1 },
-  "mix.ordersHistory": { name: "futures history", route: "futures-history", callers: 20 },
-  "spot.symbols": { name: "symbols", route: "symbols", callers: 40 },
-  "account.openInterestLimit": { name: "open interest limit", route: "open-interest-limit", callers: 10 },
-  "common.allTradeRate": { leftOut: "10/s per user, as futures history" },
-  "p2p.orderList": { leftOut: "10/s per user, as futures history; its stream pages as the tax stream does" },
-  "spot.fundNetFlow": { leftOut: "a per-address limit, as symbols" },
-  "market.rpiOrderBook": { leftOut: "a per-address limit, as symbols (and for market makers only)" },
-  "public.time": { leftOut: "a per-address limit, as symbols; the clients ask it only to correct their clock" },
-  "spot.batchCancelOrders": { leftOut: "a write: it would empty the sandbox's open orders" },
-  "mix.placePositionTpsl": { leftOut: "a write: it would pile plans on the sandbox's positions" }
-}
-
-/** Every endpoint core exports. */
-const descriptors = Core.Endpoint.collect(Core)
-
-/** The endpoints the table lacks, and the names in it that core lacks. */
-const gaps = Core.Endpoint.gaps(descriptors, byEndpoint)
-if (gaps.length > 0) {
-  throw new Error(
-    `the limits bench's table (src/limits/Workload.ts) and core's endpoints differ: ${gaps.join("; ")}. ` +
-      "Give each endpoint its part in the workload, or the reason it has none."
-  )
-}
-
-/** The workload: each endpoint with a part in it, in the table's order. */
-export const workloads: ReadonlyArray<Workload> = Object.entries(byEndpoint).flatMap(([name, entry]) => {
-  const endpoint = descriptors.find((descriptor) => descriptor.name === name)
-  return "leftOut" in entry || endpoint === undefined ? [] : [{ ...entry, endpoint }]
-})
+/** The workload: each endpoint with a part in it, in the table's order; the bench refuses to start on a gap. */
+export const workloads: ReadonlyArray<Workload> = Table.workloads()
 
 /** The limiters compared: ours, Effect's `effect/persistence` RateLimiter (two algorithms), ccxt's. */
 export const limiters = ["ours", "effect-window", "effect-bucket", "ccxt"] as const
