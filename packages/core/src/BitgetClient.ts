@@ -189,6 +189,7 @@ interface Wiring {
  */
 function attempt<I, A, EI extends object, EA, Au extends Auth>(
   client: Wiring,
+  plan: Plan.Plan,
   endpoint: Endpoint<I, A, EI, EA, Au>,
   prepared: Request.Prepared,
   credentials: Credentials | undefined,
@@ -196,12 +197,12 @@ function attempt<I, A, EI extends object, EA, Au extends Auth>(
 ): Effect.Effect<Answered, Failure<Au>>
 function attempt<I, A, EI extends object, EA>(
   client: Wiring,
+  plan: Plan.Plan,
   endpoint: Endpoint<I, A, EI, EA>,
   prepared: Request.Prepared,
   credentials: Credentials | undefined,
   call: Instrumentation.CallState | undefined
 ): Effect.Effect<Answered, BitgetError> {
-  const plan = client.planOf(endpoint as Endpoint<unknown, unknown>)
   const steps = (span: Tracer.Span) =>
     Effect.flatMap(client.limiter.take(plan.bucket, client.frame.identity), (permit) =>
       Effect.withFiber((fiber) => {
@@ -240,7 +241,7 @@ function run<I, A, EI extends object, EA>(
     if (Result.isFailure(credentials)) return Effect.fail(credentials.failure)
     const prepared = Request.prepare(endpoint, input)
     if (Result.isFailure(prepared)) return Effect.fail(prepared.failure)
-    const once = attempt(client, endpoint, prepared.success, credentials.success, call)
+    const once = attempt(client, plan, endpoint, prepared.success, credentials.success, call)
     return Effect.flatMap(Retrying.retried(once, plan, call, syncClock), (answered) => decode<A>(plan, answered))
   })
 }
@@ -265,7 +266,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       offset: 0
     }
     const syncClock = ServerTime.sync(
-      Effect.suspend(() => attempt(client, ServerTime.endpoint, Request.empty, undefined, undefined)),
+      attempt(client, client.planOf(ServerTime.endpoint), ServerTime.endpoint, Request.empty, undefined, undefined),
       frame.secrets,
       (offset) => {
         client.offset = offset

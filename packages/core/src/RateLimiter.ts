@@ -341,13 +341,16 @@ const settings = (options: RateLimitOptions): Settings => {
   }
 }
 
+/** What the store is asked for a bucket. */
+type StoreRequest = Parameters<RateLimiterStore["Service"]["acquire"]>[0]
+
 /** What the store is asked for a bucket: its window lengthened by the margin, sends spaced as `smooth` says. */
 const storeRequest = (
   key: string,
   { limit, window }: Omit<RateLimit, "scope">,
   smooth: number,
   marginMillis: number
-) => {
+): StoreRequest => {
   const windowMillis = Duration.toMillis(window) + marginMillis
   return { key, limit, windowMillis, spacingMillis: (smooth * windowMillis) / limit }
 }
@@ -382,15 +385,15 @@ const bothSlots = (ceiling: Permit, own: Permit): Permit => ({
  * settlements under way, then asks the store until it grants, sleeping as
  * long as the store says between asks.
  */
-const makeAcquire = (store: RateLimiterStore["Service"], { marginMillis, maxWait, maxWaitMillis }: Settings) => {
+const makeAcquire = (store: RateLimiterStore["Service"], { maxWait, maxWaitMillis }: Settings) => {
   const settlements = Settlements.make(store.settle, settleTimeout)
   const inTurn = BucketGates.make()
   const permit = (endpoint: string, key: string, ticket: string, waited: number): Effect.Effect<Permit> => {
     const granted: Permit = { settle: settlements.settle(key, ticket), waitedMillis: waited }
     return waited === 0 ? Effect.succeed(granted) : Effect.as(recordWait(endpoint, waited), granted)
   }
-  return (endpoint: string, key: string, limit: Omit<RateLimit, "scope">, smooth: number) => {
-    const request = storeRequest(key, limit, smooth, marginMillis)
+  return (endpoint: string, request: StoreRequest) => {
+    const { key } = request
     const exceeded = () =>
       new RateLimitWaitExceeded({ endpoint, key, maxWait: Option.getOrElse(maxWait, () => Duration.zero) })
     return boundedBy(
@@ -424,18 +427,32 @@ export const make = (options: RateLimitOptions = {}): Effect.Effect<Limiter, nev
     if (options.enabled === false) return { take: () => Effect.succeed(unlimited) }
     const resolved = settings(options)
     const acquire = makeAcquire(store, resolved)
+    const ceiling = storeRequest("ip:*", ipCeiling, 0, resolved.marginMillis)
+    // each endpoint's request, by caller identity, worked out at its first call (not per call: a key hash, a
+    // window read from its text)
+    const requests = new WeakMap<object, Map<string, StoreRequest>>()
+    const requestOf = (endpoint: Parameters<Limiter["take"]>[0], identity: string): StoreRequest => {
+      let byIdentity = requests.get(endpoint)
+      if (byIdentity === undefined) requests.set(endpoint, byIdentity = new Map())
+      let request = byIdentity.get(identity)
+      if (request === undefined) {
+        request = storeRequest(
+          bucketKey(endpoint.name, endpoint.rateLimit.scope, identity),
+          options.overrides?.[endpoint.name] ?? endpoint.rateLimit,
+          resolved.smoothing,
+          resolved.marginMillis
+        )
+        byIdentity.set(identity, request)
+      }
+      return request
+    }
     return {
       take: (endpoint, identity) =>
         // the endpoint's own slot is taken last, so nothing delays the send after it is granted
         // (both slots settle when the answer arrives, the ceiling's too)
         Effect.zipWith(
-          acquire(endpoint.label, "ip:*", ipCeiling, 0),
-          acquire(
-            endpoint.label,
-            bucketKey(endpoint.name, endpoint.rateLimit.scope, identity),
-            options.overrides?.[endpoint.name] ?? endpoint.rateLimit,
-            resolved.smoothing
-          ),
+          acquire(endpoint.label, ceiling),
+          acquire(endpoint.label, requestOf(endpoint, identity)),
           bothSlots
         )
     }
