@@ -69,10 +69,11 @@ export type Auth = "signed" | "public" | "optional"
 export type Failure<Au extends Auth> = Au extends "public" ? BitgetPublicError : BitgetError
 
 /**
- * What the exchange bounds in a request, as core states it: the longest time
- * window, the largest `limit`, and the closed value tables by field (the
- * values the exchange takes, spelled as sent). The sandbox states the same of
- * its routes, and the e2e agreement test holds the two together.
+ * What the exchange bounds, as core states it: the longest time window, the
+ * largest `limit`, and the closed value tables by field: the values a request
+ * field takes, spelled as sent, or the values the exchange documents for a
+ * record field (tax records' `taxType`). The sandbox states the same of its
+ * routes, and the e2e agreement test holds the two together.
  *
  * @since 0.2.0
  * @category models

@@ -165,8 +165,9 @@ export const withDeadline = (
   })
 
 /**
- * effect's HTTP client modules, loaded when a transport on them is built:
- * a program on another transport (undici, fetch) never loads them.
+ * effect's HTTP client modules, loaded when a transport on them is built: a
+ * program on undici never loads them (the fetch transport loads
+ * `FetchHttpClient`, which brings `HttpClient` with it).
  */
 const httpClientModules = Effect.promise(() =>
   Promise.all([

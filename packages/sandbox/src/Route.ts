@@ -38,8 +38,9 @@ export type LimitScope = "uid" | "ip"
 /**
  * What a route accepts, as the sandbox checks it: the longest time range
  * (`startTime` to `endTime`, in days), the largest `limit`, and the closed
- * value sets of its parameters by field name (for tax records, `taxType`: the
- * tax types the sandbox knows). Each route's checks read these very values.
+ * value sets by field name: of its parameters, which its checks read from
+ * here, and, for tax records, of its records (`taxType`: the tax types the
+ * sandbox generates).
  *
  * @since 0.2.0
  * @category models

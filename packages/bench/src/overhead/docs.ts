@@ -37,8 +37,8 @@ const about = (r: Results): ReadonlyArray<string> => [
   "(one window) consumed with `Stream.runCount`, on each of its columns; the floor, ccxt and bitget-api loop " +
   "over pages with `idLessThan` set to the last id until a short page, as a user of a client without a stream " +
   "would. One walk per client, each in a fresh process; peak RSS is `process.resourceUsage().maxRSS`, so it " +
-  "includes the runtime and the modules the client loads, and nothing else: every runtime strips the workers' " +
-  "types itself (Node with a resolve hook that maps `./x.js` imports to `./x.ts`, no compiler loaded).",
+  "includes the runtime and the modules the client loads, and nothing else: the workers are the bench's " +
+  "compiled JavaScript (`tsc -b` into `build/`), run on every runtime with no TypeScript loader.",
   "- **Cold import**: a fresh `node --input-type=module -e` process per run importing the packages as a " +
   "user would, resolved to their built `dist/esm`: for `BitgetNode`, `@bitget-effect/core` and " +
   "`@bitget-effect/platform-node`; for `BitgetFetch`, `@bitget-effect/core` alone. Process wall time is spawn " +

@@ -1,3 +1,7 @@
+/**
+ * The exchange's clock: its endpoint, and the sync that sets a client's
+ * offset from one round trip.
+ */
 import * as Clock from "effect/Clock"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
@@ -8,12 +12,12 @@ import type { Scrubber } from "../internal/redact.js"
 import { Timestamp } from "../Schemas.js"
 import { describeParseError } from "./envelope.js"
 
-/** @internal */
+/** The answer of the server-time endpoint. @internal */
 export class ServerTime extends Schema.Class<ServerTime>("ServerTime")({
   serverTime: Timestamp
 }) {}
 
-/** @internal */
+/** `GET /api/v2/public/time`, public. @internal */
 export const endpoint = Endpoint.get({
   name: "public.time",
   path: "/api/v2/public/time",

@@ -1,3 +1,7 @@
+/**
+ * The limiter's gates: one per bucket, so that one caller at a time asks the
+ * store for a slot and the others queue behind it in order.
+ */
 import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
 

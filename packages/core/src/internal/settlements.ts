@@ -1,3 +1,8 @@
+/**
+ * The limiter's settlements: a granted slot is settled in the background when
+ * its answer arrives (bounded by a timeout, a failure warned of), and a
+ * bucket's next take waits for the settlements under way.
+ */
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
