@@ -8,7 +8,7 @@ import * as Endpoint from "../src/Endpoint.js"
 import * as Core from "../src/index.js"
 
 /** An endpoint descriptor, whatever its request and answer. */
-export type Descriptor = Endpoint.Endpoint<unknown, unknown, object, unknown>
+type Descriptor = Endpoint.Endpoint<unknown, unknown, object, unknown>
 
 /** Every descriptor exported by a module of core, each once. */
 export const descriptors: ReadonlyArray<Descriptor> = Endpoint.collect(Core)

@@ -181,7 +181,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const isPlain = (value: unknown): value is Record<string, unknown> =>
   isRecord(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value))
 
-/** A window of 0 to 30 days from `startTime`, within what a `DateTime` holds, where both ends are given. */
+/** A window of `span` milliseconds from `startTime`, within what a `DateTime` holds, where both ends are given. */
 const withinWindow = ([value, span]: readonly [unknown, number]): unknown => {
   if (!isRecord(value)) return value
   const { endTime, startTime } = value
@@ -190,9 +190,16 @@ const withinWindow = ([value, span]: readonly [unknown, number]): unknown => {
   return { ...value, startTime: DateTime.makeUnsafe(start), endTime: DateTime.makeUnsafe(start + span) }
 }
 
-/** Typed requests whose time window, when both ends are given, is one the requests accept. */
-const windowed = (schema: Schema.Top) =>
-  Arbitrary.map(Arbitrary.all([fieldsOf(schema), integer(0, 30 * day)]), withinWindow)
+/** The longest window, in days, of an endpoint whose descriptor states none. */
+const defaultWindowDays = 30
+
+/**
+ * Typed requests whose time window, when both ends are given, spans 0 to one
+ * day past `windowDays`: the windows the requests accept, and those just past
+ * the limit that both paths refuse.
+ */
+const windowed = (schema: Schema.Top, windowDays: number) =>
+  Arbitrary.map(Arbitrary.all([fieldsOf(schema), integer(0, (windowDays + 1) * day)]), withinWindow)
 
 /** Valid batches: 1 to 50 distinct orders named the same way, in single or multiple mode. */
 const batches: Arbitrary.Arbitrary<unknown> = Arbitrary.map(
@@ -347,15 +354,17 @@ const requestProperties = <A, I>(
 const identity = <A>(value: A): A => value
 
 /**
- * The valid requests of an operation: typed values in a window, completed
- * by `complete` where a request needs more, that Schema accepts.
+ * The valid requests of an operation: typed values in a window of up to
+ * about `windowDays`, completed by `complete` where a request needs more,
+ * that Schema accepts.
  */
 const validOf = <A, I>(
   schema: Schema.Codec<A, I>,
+  windowDays: number,
   complete: (value: unknown) => unknown = identity
 ) => {
   const isValid = Schema.is(Schema.toType(schema))
-  return Arbitrary.filter(Arbitrary.map(windowed(schema), complete), (value) => isValid(value))
+  return Arbitrary.filter(Arbitrary.map(windowed(schema, windowDays), complete), (value) => isValid(value))
 }
 
 /** A stop-loss trigger where a request has neither trigger (a position TP/SL needs one). */
@@ -389,9 +398,10 @@ const requests: ByEndpoint<Requests> = {
 }
 
 describe("request encoders", () => {
-  for (const [{ name, request }, entry] of covered(requests)) {
+  for (const [{ bounds, name, request }, entry] of covered(requests)) {
+    const windowDays = bounds?.windowDays ?? defaultWindowDays
     if ("valid" in entry) requestProperties(name, request, entry.typed, entry.valid)
-    else requestProperties(name, request, windowed(request), validOf(request, entry.complete))
+    else requestProperties(name, request, windowed(request, windowDays), validOf(request, windowDays, entry.complete))
   }
 
   it("a request made invalid by a check of the whole request is Schema's failure, with every issue", () => {

@@ -341,6 +341,7 @@ const decodeSafely = <A, I>(
  * fast path).
  */
 const agrees = <A, I>(schema: Schema.Codec<A, I>, input: unknown, what: () => string, expectFast = false) => {
+  const slow = decodeSafely(schema, input, what)
   for (const generates of [true, false]) {
     const how = () => `${what()} (structs ${generates ? "generated" : "interpreted"})`
     const fast = compiled(schema, generates)
@@ -351,7 +352,6 @@ const agrees = <A, I>(schema: Schema.Codec<A, I>, input: unknown, what: () => st
     } catch (error) {
       return assert.fail(`the fast decoder threw on ${how()}: ${thrown(error)}`)
     }
-    const slow = decodeSafely(schema, input, how)
     if (value === bail) {
       if (expectFast) assert.fail(`the fast decoder gave up on a valid answer: ${how()}`)
       continue

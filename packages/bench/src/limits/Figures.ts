@@ -5,7 +5,7 @@
  */
 import type * as RequestLog from "@bitget-effect/sandbox/RequestLog"
 import { Duration } from "effect"
-import type { Workload } from "./Workload.js"
+import type { Workload } from "./table.js"
 
 /** One endpoint's figures. */
 export interface Row {

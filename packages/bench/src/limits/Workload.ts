@@ -24,8 +24,6 @@ import { day } from "../time.js"
 import type { Workload } from "./table.js"
 import * as Table from "./table.js"
 
-export type { Workload } from "./table.js"
-
 /** The workload: each endpoint with a part in it, in the table's order; the bench refuses to start on a gap. */
 export const workloads: ReadonlyArray<Workload> = Table.workloads()
 

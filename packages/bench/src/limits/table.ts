@@ -27,7 +27,7 @@ interface LeftOut {
  * Every endpoint core exports, by name: its part in the workload, or why it
  * has none. The four parts allow so many calls per 1-second window.
  */
-export const byEndpoint: { readonly [name: string]: Part | LeftOut } = {
+const byEndpoint: { readonly [name: string]: Part | LeftOut } = {
   "tax.spotRecords": { name: "tax-record stream", route: "tax-records", callers: 1 },
   "mix.ordersHistory": { name: "futures history", route: "futures-history", callers: 20 },
   "spot.symbols": { name: "symbols", route: "symbols", callers: 40 },
