@@ -26,11 +26,63 @@ import * as Checkpoint from "./internal/checkpoint.js"
 import * as Client from "./internal/client.js"
 import * as ExportKind from "./internal/exportKind.js"
 import * as FileExport from "./internal/fileExport.js"
-import * as Format from "./internal/format.js"
+import * as Formats from "./internal/format.js"
 import * as Job from "./internal/job.js"
 import * as Output from "./internal/output.js"
+import type { StdoutClosed } from "./internal/output.js"
 import * as TimeRange from "./internal/timeRange.js"
 import { UsageError } from "./internal/usageError.js"
+
+/**
+ * An export name: `tax-records`, `futures-orders` or `p2p-orders`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Kind = ExportKind.Kind
+
+/**
+ * A futures product type (`--product-type`), such as `USDT-FUTURES`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ProductType = ExportKind.ProductType
+
+/**
+ * An output format (`--format`): `csv` or `ndjson`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Format = Formats.Format
+
+export {
+  /**
+   * `true` for a `UsageError`.
+   *
+   * @since 0.2.0
+   * @category predicates
+   */
+  isUsageError,
+  /**
+   * A command line the export cannot run (`plan` and `run` fail with it; the command exits with code 2).
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  UsageError
+} from "./internal/usageError.js"
+
+export {
+  /**
+   * Standard output was closed by its reader (`run` to standard output, piped into `head`).
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  StdoutClosed
+} from "./internal/output.js"
 
 /**
  * The command line of an export, as parsed.
@@ -39,11 +91,11 @@ import { UsageError } from "./internal/usageError.js"
  * @category models
  */
 export interface ExportArgs {
-  readonly kind: ExportKind.Kind
+  readonly kind: Kind
   readonly from: string
   readonly to: Option.Option<string>
-  readonly productType: Option.Option<ExportKind.ProductType>
-  readonly format: Option.Option<Format.Format>
+  readonly productType: Option.Option<ProductType>
+  readonly format: Option.Option<Format>
   readonly out: Option.Option<string>
   readonly resume: boolean
   readonly baseUrl: Option.Option<string>
@@ -57,13 +109,13 @@ export interface ExportArgs {
  * @category models
  */
 export interface Plan {
-  readonly kind: ExportKind.ExportKind
+  readonly kind: Kind
   readonly from: DateTime.Utc
   /** `None` when `--to` was not given: now, or the checkpoint's when resuming. */
   readonly to: Option.Option<DateTime.Utc>
   /** The product type of a futures export; `null` for the others. */
-  readonly productType: ExportKind.ProductType | null
-  readonly format: Format.Format
+  readonly productType: ProductType | null
+  readonly format: Format
   readonly out: Option.Option<string>
   readonly resume: boolean
   readonly baseUrl: Option.Option<string>
@@ -81,7 +133,6 @@ const usage = (problem: string) => Result.fail(new UsageError({ problem }))
  * @category constructors
  */
 export const plan = (args: ExportArgs, now: DateTime.Utc): Result.Result<Plan, UsageError> => {
-  const kind = ExportKind.byKind[args.kind]
   const from = TimeRange.parse(args.from, "start")
   if (Result.isFailure(from)) return usage(`--from: ${from.failure}`)
   const to = Option.match(args.to, {
@@ -93,7 +144,8 @@ export const plan = (args: ExportArgs, now: DateTime.Utc): Result.Result<Plan, U
   if (DateTime.isGreaterThan(from.success, end)) {
     return usage(`--from (${DateTime.formatIso(from.success)}) is after --to (${DateTime.formatIso(end)})`)
   }
-  if (!kind.futures && Option.isSome(args.productType)) {
+  const futures = ExportKind.byKind[args.kind].futures
+  if (!futures && Option.isSome(args.productType)) {
     return usage(`--product-type applies to futures-orders only, not to ${args.kind}`)
   }
   if (args.resume && Option.isNone(args.out)) return usage("--resume continues an export to a file: give --out FILE")
@@ -102,11 +154,11 @@ export const plan = (args: ExportArgs, now: DateTime.Utc): Result.Result<Plan, U
     return usage(`--base-url: expected an http(s) URL, got "${baseUrl.value}"`)
   }
   return Result.succeed({
-    kind,
+    kind: args.kind,
     from: from.success,
     to: to.success,
-    productType: kind.futures ? Option.getOrElse(args.productType, () => ExportKind.defaultProductType) : null,
-    format: Option.getOrElse(args.format, () => Format.fromFileName(Option.getOrUndefined(args.out))),
+    productType: futures ? Option.getOrElse(args.productType, () => ExportKind.defaultProductType) : null,
+    format: Option.getOrElse(args.format, () => Formats.fromFileName(Option.getOrUndefined(args.out))),
     out: args.out,
     resume: args.resume,
     baseUrl,
@@ -137,13 +189,14 @@ export const run = (
   plan: Plan
 ): Effect.Effect<
   void,
-  BitgetError | Config.ConfigError | PlatformError.PlatformError | Output.StdoutClosed | UsageError,
+  BitgetError | Config.ConfigError | PlatformError.PlatformError | StdoutClosed | UsageError,
   FileSystem.FileSystem
 > =>
   Effect.gen(function*() {
+    const kind = ExportKind.byKind[plan.kind]
     const paths = Option.map(plan.out, Checkpoint.paths)
     const wanted: Checkpoint.Wanted = {
-      kind: plan.kind.kind,
+      kind: plan.kind,
       productType: plan.productType,
       format: plan.format,
       from: plan.from,
@@ -152,10 +205,10 @@ export const run = (
     const resumed = Option.isSome(paths) && plan.resume
       ? Option.some(yield* Checkpoint.resumePoint(paths.value, wanted))
       : Option.none()
-    yield* Client.checkConfig(plan.kind, plan.baseUrl)
+    yield* Client.checkConfig(kind, plan.baseUrl)
     const now = yield* DateTime.now
     const job = yield* Job.start({
-      kind: plan.kind,
+      kind,
       format: plan.format,
       walk: {
         start: Option.match(resumed, { onNone: () => plan.from, onSome: (c) => c.resumeFrom }),

@@ -133,6 +133,28 @@ describe("bitget --version", () => {
       rmSync(project, { recursive: true, force: true })
     }
   })
+
+  it("passes over a package.json without a version or unreadable, and reads \"unknown\" without a script file", () => {
+    const project = mkdtempSync(join(tmpdir(), "bitget-version-"))
+    try {
+      const files: Record<string, string> = {
+        "package.json": JSON.stringify({ name: "a-project", version: "1.2.3" }),
+        "dist/package.json": "{",
+        "dist/bin/package.json": JSON.stringify({ type: "module" }),
+        "dist/bin/bitget.js": ""
+      }
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(project, path)), { recursive: true })
+        writeFileSync(join(project, path), text)
+      }
+      assert.strictEqual(packageVersion(["node", join(project, "dist/bin/bitget.js")]), "1.2.3")
+      // a bundle run from standard input, or whose file is gone: no throw before the CLI's exit handling
+      assert.strictEqual(packageVersion(["node"]), "unknown")
+      assert.strictEqual(packageVersion(["node", join(project, "missing.js")]), "unknown")
+    } finally {
+      rmSync(project, { recursive: true, force: true })
+    }
+  })
 })
 
 /** Runs `effect` with standard output taken for a terminal (as `isTTY` says), or not. */
