@@ -13,6 +13,7 @@ import * as P2p from "./internal/data/p2p.js"
 import * as Tax from "./internal/data/tax.js"
 import * as Timeline from "./internal/data/timeline.js"
 import { World } from "./internal/data/world.js"
+import type { Shapes } from "./Shapes.js"
 import type { Sizes } from "./Sizes.js"
 
 /**
@@ -132,8 +133,14 @@ const inRange = <A>(timeline: Timeline.Timeline, range: Range, record: (i: numbe
  * @since 0.1.0
  * @category constructors
  */
-export const make = (source: { readonly seed: number; readonly anchor: number; readonly sizes: Sizes }): Dataset => {
-  const world = new World(source.seed, source.anchor, source.sizes)
+export const make = (source: {
+  readonly seed: number
+  readonly anchor: number
+  readonly sizes: Sizes
+  /** As the sandbox was started with; `varied` by default. */
+  readonly shapes?: Shapes | undefined
+}): Dataset => {
+  const world = new World(source.seed, source.anchor, source.sizes, source.shapes)
   return {
     symbols: world.symbols.map((symbol) => symbol.record),
     tradeRate: (businessType, symbol, options) =>

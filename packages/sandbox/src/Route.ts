@@ -67,6 +67,12 @@ export interface RouteInfo {
   readonly scope: LimitScope
   /** What the route accepts; absent when it takes no range, `limit` or closed set. */
   readonly bounds?: Bounds
+  /**
+   * How its envelope's `requestTime` is sent: a JSON number, or (where live
+   * answers were captured with a string) either, drawn per answer under
+   * `Shapes` `varied`. A number when absent.
+   */
+  readonly requestTime?: "number" | "number-or-string"
 }
 
 // each route's entry is checked against `RouteInfo` here
@@ -87,6 +93,15 @@ export const routes: ReadonlyArray<RouteInfo> = definitions.map((definition) => 
  * @category constants
  */
 export const ipCeilingPerMinute = 6000
+
+/**
+ * How long an address that crossed the ceiling is refused, ms: 5 minutes, as
+ * on the live exchange since 2025-08-11 (Bitget's changelog).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const ipLockoutMillis = 5 * 60_000
 
 /**
  * Finds a route by name or by path.

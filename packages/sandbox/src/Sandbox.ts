@@ -28,6 +28,7 @@ import type { Verifier } from "./server/auth.js"
 import { verifier } from "./server/auth.js"
 import { routes } from "./server/router.js"
 import { State } from "./server/state.js"
+import * as Shapes from "./Shapes.js"
 import type { Sizes } from "./Sizes.js"
 import { defaultSizes } from "./Sizes.js"
 
@@ -72,6 +73,17 @@ export interface Options {
    * burst larger than `limit` stalls. Off by default.
    */
   readonly taxTimestampPaging?: boolean
+  /**
+   * Where live answers vary in shape, send every shape, drawn from the seed
+   * (`varied`, the default), or one fixed shape (`canonical`); see `Shapes`.
+   */
+  readonly shapes?: Shapes.Shapes
+  /**
+   * How long an address that crossed `ipCeilingPerMinute` is locked out, ms:
+   * every call it makes meanwhile gets 429. 5 minutes by default, as on the
+   * live exchange (shorten it in tests).
+   */
+  readonly ipLockoutMillis?: number
 }
 
 /**
@@ -104,6 +116,8 @@ export declare namespace Sandbox {
     /** The time the data is generated back from, ms. */
     readonly anchor: number
     readonly sizes: Sizes
+    /** Whether answers vary in shape where live ones do (see `Shapes`). */
+    readonly shapes: Shapes.Shapes
     readonly credentials: DemoCredentials
     /** Queues a fault on a route (or `"*"`) for the next `times` requests (1 by default). */
     readonly inject: (
@@ -151,6 +165,13 @@ const validate = (options: Options, sizes: Sizes): Effect.Effect<void, SandboxEr
       problems.push(`sizes.${name} must be a non-negative integer, got ${value}`)
     }
   }
+  const lockout = options.ipLockoutMillis ?? 0
+  if (!Number.isSafeInteger(lockout) || lockout < 0) {
+    problems.push(`ipLockoutMillis must be a non-negative integer, got ${lockout}`)
+  }
+  if (options.shapes !== undefined && !Shapes.modes.includes(options.shapes)) {
+    problems.push(`shapes must be ${Shapes.modes.join(" or ")}, got ${String(options.shapes)}`)
+  }
   if (sizes.taxDays < 1 || sizes.p2pDays < 1) problems.push("p2pDays and taxDays must be at least 1")
   return problems.length === 0
     ? Effect.void
@@ -181,8 +202,10 @@ const makeState = (options: Options, world: World, keys: ReadonlyArray<DemoKey.D
       openOrders: world.sizes.openOrders,
       logCapacity: Math.max(1, options.logCapacity ?? 10_000),
       ipCeilingPerMinute: options.ipCeilingPerMinute ?? Route.ipCeilingPerMinute,
+      ipLockoutMillis: options.ipLockoutMillis ?? Route.ipLockoutMillis,
       rpiOpen: options.rpiOpen ?? false,
-      taxTimestampPaging: options.taxTimestampPaging ?? false
+      taxTimestampPaging: options.taxTimestampPaging ?? false,
+      shapes: world.shapes
     }
   )
 
@@ -221,7 +244,7 @@ const listen = (
 /** The controls of a running sandbox, over its state. */
 const controls = (
   state: State
-): Omit<Sandbox.Service, "url" | "port" | "seed" | "anchor" | "sizes" | "credentials"> => ({
+): Omit<Sandbox.Service, "url" | "port" | "seed" | "anchor" | "sizes" | "shapes" | "credentials"> => ({
   inject: (target, fault, options) => Effect.sync(() => state.inject({ target, fault, times: options?.times ?? 1 })),
   clearFaults: (target) => Effect.sync(() => state.clearFaults(target)),
   pendingFaults: Effect.sync(() => state.pendingFaults()),
@@ -237,6 +260,7 @@ const controls = (
         state.limitScale = settings.scale
       }
       state.limiter.clear()
+      state.lockouts.clear()
     }),
   requests: Effect.sync(() => state.log()),
   clearRequests: Effect.sync(() => state.clearLog()),
@@ -279,9 +303,19 @@ export const make = (options: Options = {}): Effect.Effect<Sandbox.Service, Sand
     const anchor = options.anchor ?? Math.floor(Date.now() / MINUTE) * MINUTE
     const credentials = yield* demoCredentials(options.rsaPrivateKeyPem)
     const keys = DemoKey.toArray(credentials)
-    const state = makeState(options, new World(seed, anchor, sizes), keys)
+    const shapes = options.shapes ?? "varied"
+    const state = makeState(options, new World(seed, anchor, sizes, shapes), keys)
     const url = yield* listen(options, state, new Map(keys.map((key) => [key.apiKey, verifier(key)])))
-    return Sandbox.of({ url: url.href, port: url.port, seed, anchor, sizes, credentials, ...controls(state) })
+    return Sandbox.of({
+      url: url.href,
+      port: url.port,
+      seed,
+      anchor,
+      sizes,
+      shapes,
+      credentials,
+      ...controls(state)
+    })
   })
 
 /**

@@ -66,3 +66,11 @@ export * as SandboxError from "./SandboxError.js"
  * @since 0.1.0
  */
 export * as Sizes from "./Sizes.js"
+
+/**
+ * How much the sandbox's answers vary in shape: every shape the live exchange
+ * sends (seeded), or one fixed shape.
+ *
+ * @since 0.2.0
+ */
+export * as Shapes from "./Shapes.js"

@@ -18,6 +18,7 @@ import * as DemoKey from "../DemoKey.js"
 import * as Fault from "../Fault.js"
 import * as Route from "../Route.js"
 import * as Sandbox from "../Sandbox.js"
+import * as Shapes from "../Shapes.js"
 import type * as Sizes from "../Sizes.js"
 
 const usage = `Usage: bitget-sandbox [options]
@@ -40,6 +41,9 @@ A local Bitget exchange on a real HTTP server, for tests and demos.
   --tax-timestamp-paging   reproduce the reported tax paging defect (pages by timestamp)
   --rpi-open               serve the RPI order book to every caller, not only RPI market makers
   --ip-ceiling N           overall calls per minute per address across routes (default 6000)
+  --ip-lockout MS          how long an address over the ceiling is locked out (default 300000, 5 minutes)
+  --shapes MODE            varied (default): where live answers vary in shape, send every shape, seeded;
+                           canonical: one fixed shape, for tests that snapshot answers
   --rsa-key FILE           PEM private key for the RSA demo key (default: generated)
   --print-rsa-key          also print the RSA demo key's private key (PEM); with --json, include it
   --rsa-key-out FILE       write the RSA demo key's private key (PEM) to FILE, readable by you only
@@ -82,6 +86,8 @@ const parsed = (() => {
         "tax-timestamp-paging": { type: "boolean" },
         "rpi-open": { type: "boolean" },
         "ip-ceiling": { type: "string" },
+        "ip-lockout": { type: "string" },
+        "shapes": { type: "string" },
         "rsa-key": { type: "string" },
         "print-rsa-key": { type: "boolean" },
         "rsa-key-out": { type: "string" },
@@ -123,6 +129,9 @@ for (const [field, flag] of Object.entries(sizeFlags) as ReadonlyArray<[keyof Si
   if (size !== undefined) sizes[field] = size
 }
 
+const shapesMode = (text: string): Shapes.Shapes =>
+  Shapes.modes.find((mode) => mode === text) ?? fail(`--shapes expects ${Shapes.modes.join(" or ")}, got "${text}"`)
+
 /** Runs a file operation, turning its failure into a usage message. */
 const file = <A>(what: string, path: string, run: () => A): A => {
   try {
@@ -148,6 +157,10 @@ const options: Sandbox.Options = {
   ...(parsed["ip-ceiling"] === undefined
     ? {}
     : { ipCeilingPerMinute: number("ip-ceiling", parsed["ip-ceiling"]) ?? 6000 }),
+  ...(parsed["ip-lockout"] === undefined
+    ? {}
+    : { ipLockoutMillis: number("ip-lockout", parsed["ip-lockout"]) ?? 0 }),
+  ...(parsed.shapes === undefined ? {} : { shapes: shapesMode(parsed.shapes) }),
   ...(rsaKeyFile === undefined
     ? {}
     : { rsaPrivateKeyPem: file("--rsa-key: cannot read", rsaKeyFile, () => readFileSync(rsaKeyFile, "utf8")) })

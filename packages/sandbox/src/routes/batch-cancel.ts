@@ -98,7 +98,8 @@ export const route = define(
     access: "signed",
     perSecond: 10,
     scope: "uid",
-    bounds
+    bounds,
+    requestTime: "number-or-string"
   },
   (call) => Result.flatMap(readItems(call.body), (items) => cancel(call.state.account(apiKeyOf(call)), items))
 )

@@ -59,7 +59,8 @@ export const route = define(
     access: "signed",
     perSecond: 10,
     scope: "uid",
-    bounds
+    bounds,
+    requestTime: "number-or-string"
   },
   (call) =>
     Result.gen(function*() {

@@ -59,7 +59,8 @@ export const route = define(
     access: "identified",
     perSecond: 10,
     scope: "ip",
-    bounds
+    bounds,
+    requestTime: "number-or-string"
   },
   (call) =>
     Result.gen(function*() {

@@ -17,12 +17,15 @@ export interface Answer {
   readonly headers: Readonly<Record<string, string>>
 }
 
+/** The envelope's `requestTime`: server time, ms, as a JSON number or (as some live answers send it) a string. */
+export type RequestTime = number | string
+
 /** An envelope `{code, msg, requestTime, data}`. */
 export const envelope = (
   status: number,
   code: string,
   msg: string,
-  requestTime: number,
+  requestTime: RequestTime,
   data: unknown,
   headers: Readonly<Record<string, string>> = {}
 ): Answer => ({
@@ -34,11 +37,11 @@ export const envelope = (
 })
 
 /** The success envelope of an operation's `data`. */
-export const success = (now: number, data: unknown, headers: Readonly<Record<string, string>>): Answer =>
+export const success = (now: RequestTime, data: unknown, headers: Readonly<Record<string, string>>): Answer =>
   envelope(200, "00000", "success", now, data, headers)
 
 /** The envelope of an error answer, `data: null`. */
-export const failed = (now: number, error: ApiFailure, headers: Readonly<Record<string, string>> = {}): Answer =>
+export const failed = (now: RequestTime, error: ApiFailure, headers: Readonly<Record<string, string>> = {}): Answer =>
   envelope(error.status, error.code, error.msg, now, null, headers)
 
 /** HTTP 429, as the exchange's limiter answers it. */

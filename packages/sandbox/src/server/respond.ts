@@ -15,7 +15,8 @@ import type { ApiFailure } from "../internal/route/params.js"
 import { failure, Query } from "../internal/route/params.js"
 import type { SignatureCheck } from "../RequestLog.js"
 import type { RouteInfo } from "../Route.js"
-import type { Answer } from "./answer.js"
+import { variant } from "../internal/data/shapes.js"
+import type { Answer, RequestTime } from "./answer.js"
 import { failed, success, tooMany } from "./answer.js"
 import type { CredentialHeaders, Verifier } from "./auth.js"
 import { authenticate, parseQuery } from "./auth.js"
@@ -67,11 +68,22 @@ const credentialsOf = (headers: Incoming["headers"]): CredentialHeaders => ({
   contentType: header(headers, "content-type")
 })
 
-/** Counts a call against its address's ceiling per minute; `false` when over it. */
+/**
+ * Counts a call against its address's ceiling per minute; `false` when over
+ * it. Crossing the ceiling locks the address out for `ipLockoutMillis`, as
+ * the live exchange does: every call meanwhile is refused, and not counted.
+ */
 const withinCeiling = (state: State, remote: string, now: number): boolean => {
   if (!state.limits) return true
+  const lockedUntil = state.lockouts.get(remote)
+  if (lockedUntil !== undefined) {
+    if (now < lockedUntil) return false
+    state.lockouts.delete(remote)
+  }
   const ceiling = Math.max(1, Math.round(state.options.ipCeilingPerMinute * state.limitScale))
-  return state.limiter.take(`*|${remote}`, ceiling, MINUTE, now).allowed
+  if (state.limiter.take(`*|${remote}`, ceiling, MINUTE, now).allowed) return true
+  if (state.options.ipLockoutMillis > 0) state.lockouts.set(remote, now + state.options.ipLockoutMillis)
+  return false
 }
 
 /** Authenticates a signed call (or an identified one that signs); reads the key of an identified one. */
@@ -129,6 +141,16 @@ const bodyOf = (
     : Result.fail(failure("40017", "Parameter verification failed body must be a JSON object"))
 }
 
+/** Salt of the draw of `requestTime`'s shape. */
+const REQUEST_TIME_SALT = 90
+
+/** The `requestTime` of an answer: a number, or, on a route whose live answers carry a string, drawn per answer. */
+const requestTimeOf = (state: State, route: RouteInfo, now: number): RequestTime =>
+  route.requestTime === "number-or-string" &&
+    variant(state.options.shapes, state.world.seed, REQUEST_TIME_SALT, state.nextAnswer())
+    ? String(now)
+    : now
+
 /** Runs one request through the pipeline. */
 export const respond = (
   state: State,
@@ -152,9 +174,10 @@ export const respond = (
     bodyOf(route.method, request.body),
     (body) => handler({ query: new Query(query.pairs), body, key, now, state })
   )
+  const requestTime = requestTimeOf(state, route, now)
   const answer = Result.match(result, {
-    onFailure: (error) => failed(now, error, headers),
-    onSuccess: (data) => success(now, data, headers)
+    onFailure: (error) => failed(requestTime, error, headers),
+    onSuccess: (data) => success(requestTime, data, headers)
   })
   return { answer, signature, rateLimited: false }
 }

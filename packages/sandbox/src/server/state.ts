@@ -11,6 +11,7 @@ import type { AccountState } from "../internal/data/accounts.js"
 import * as Accounts from "../internal/data/accounts.js"
 import type { World } from "../internal/data/world.js"
 import type { Entry, Stats } from "../RequestLog.js"
+import type { Shapes } from "../Shapes.js"
 import type { RouteName } from "../Route.js"
 import { SlidingWindow } from "./limiter.js"
 
@@ -34,11 +35,14 @@ export class State {
   private entries: Array<Entry> = []
   private seq = 0
   private planSeq = 0
+  private answerSeq = 0
   private counters = { requests: 0, limitViolations: 0, faultsInjected: 0 }
   clockOffset = 0
   limits = true
   limitScale = 1
   readonly limiter = new SlidingWindow()
+  /** Addresses locked out after crossing the ceiling, with the time their lockout ends, ms. */
+  readonly lockouts = new Map<string, number>()
 
   constructor(
     readonly world: World,
@@ -48,8 +52,10 @@ export class State {
       readonly openOrders: number
       readonly logCapacity: number
       readonly ipCeilingPerMinute: number
+      readonly ipLockoutMillis: number
       readonly rpiOpen: boolean
       readonly taxTimestampPaging: boolean
+      readonly shapes: Shapes
     }
   ) {
     this.reset()
@@ -75,7 +81,9 @@ export class State {
     this.limits = this.initial.limits
     this.limitScale = this.initial.limitScale
     this.limiter.clear()
+    this.lockouts.clear()
     this.entries = []
+    this.answerSeq = 0
     this.counters = { requests: 0, limitViolations: 0, faultsInjected: 0 }
   }
 
@@ -100,6 +108,12 @@ export class State {
     return (1_290_000_000_000_000_000n + BigInt(this.world.seed % 1000) * 1_000_000_000_000n +
       BigInt(this.planSeq) * 17n)
       .toString()
+  }
+
+  /** The number of the next answer (for shapes drawn per answer). */
+  nextAnswer(): number {
+    this.answerSeq += 1
+    return this.answerSeq
   }
 
   /** Queues a fault. */

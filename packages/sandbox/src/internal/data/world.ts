@@ -5,6 +5,7 @@
  * @internal
  */
 import type { ProductType } from "../../Account.js"
+import type { Shapes } from "../../Shapes.js"
 import type { Sizes } from "../../Sizes.js"
 import * as Futures from "./futures.js"
 import { hash, hashString } from "./hash.js"
@@ -22,7 +23,13 @@ export class World {
   private readonly taxSets = new Map<string, Tax.Dataset>()
   private readonly futuresSets = new Map<string, Futures.Dataset>()
 
-  constructor(readonly seed: number, readonly anchor: number, readonly sizes: Sizes) {
+  constructor(
+    readonly seed: number,
+    readonly anchor: number,
+    readonly sizes: Sizes,
+    /** Whether records vary in shape where live ones do (see `Shapes`). */
+    readonly shapes: Shapes = "varied"
+  ) {
     this.symbols = makeSymbols(seed, sizes.symbols, anchor)
     this.symbolsByName = new Map(this.symbols.map((s) => [s.symbol.toUpperCase(), s]))
     this.futures = makeFutures(this.symbols)

@@ -9,6 +9,7 @@
  */
 import type * as Result from "effect/Result"
 import type { DemoKey } from "../../DemoKey.js"
+import type { Shapes } from "../../Shapes.js"
 import type { AccountState } from "../data/accounts.js"
 import type { World } from "../data/world.js"
 import type { ApiFailure, Query } from "./params.js"
@@ -16,7 +17,14 @@ import type { ApiFailure, Query } from "./params.js"
 /** What an operation reads and changes of the running sandbox (the server passes its `State`). */
 export interface Exchange {
   readonly world: World
-  readonly options: { readonly rpiOpen: boolean; readonly taxTimestampPaging: boolean }
+  readonly options: {
+    readonly rpiOpen: boolean
+    readonly taxTimestampPaging: boolean
+    /** Whether answers vary in shape where live ones do. */
+    readonly shapes: Shapes
+  }
+  /** The number of the next answer (for shapes drawn per answer). */
+  nextAnswer(): number
   /** The account of a key. */
   account(apiKey: string): AccountState
   /** A fresh plan order id. */
