@@ -107,7 +107,8 @@ export type P2pOrderStatus = OpenEnum<P2pStatusFilter>
 export const P2pOrderStatus: Schema.Codec<P2pOrderStatus, string> = OpenEnum(p2pStatuses, { caseInsensitive: true })
 
 /**
- * The request; every field is optional.
+ * The request; every field is optional (`p2pOrders` fills in `startTime`,
+ * which the exchange requires).
  *
  * @since 0.1.0
  * @category models
@@ -260,10 +261,23 @@ export const endpoint = Endpoint.get({
   response: P2pOrderPage
 })
 
+/** The earliest start a completed range takes (a clock within 90 days of 1970 is a test's). */
+const epoch = DateTime.makeUnsafe(0)
+
+/** A request with neither end of the range ends it now (`completeRange` then starts it 90 days earlier). */
+const withRange = (request: P2pOrdersRequest, now: DateTime.Utc): P2pOrdersRequest =>
+  request.startTime === undefined && request.endTime === undefined ? { ...request, endTime: now } : request
+
 /**
- * Lists one page of the merchant's P2P orders, newest first (assumed). A
- * range with one end is completed (`Schemas.completeRange`), so only
- * `startTime` more than 90 days back is refused before sending.
+ * Lists one page of the merchant's P2P orders, newest first (assumed).
+ *
+ * The request never goes without `startTime`: the exchange's current EN and
+ * zh-CN pages mark it required and answer 60001 "StartTime not empty"
+ * without it. When the caller gives none, it sends `endTime` − 90 days, or,
+ * without `endTime` either, now − 90 days to now: the 90 days the exchange
+ * serves by default per the older doc. A range with only its start is
+ * completed to now (`Schemas.completeRange`), so only a `startTime` more than
+ * 90 days back is refused before sending.
  *
  * @example
  * ```ts
@@ -292,7 +306,7 @@ export const p2pOrders = (
 ): Effect.Effect<P2pOrderPage, BitgetError, BitgetClient.BitgetClient> =>
   Effect.flatMap(
     Paginate.exchangeNow,
-    (now) => BitgetClient.execute(endpoint, completeRange(request, now, maxWindowDays))
+    (now) => BitgetClient.execute(endpoint, completeRange(withRange(request, now), now, maxWindowDays, epoch))
   )
 
 /**

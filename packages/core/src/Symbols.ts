@@ -3,7 +3,8 @@
  *
  * @since 0.1.0
  */
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetPublicError } from "./BitgetError.js"
@@ -20,7 +21,15 @@ import { Decimal, Filter, Maybe, OpenEnum, Timestamp } from "./Schemas.js"
 export const SymbolStatus = OpenEnum(["offline", "gray", "online", "halt"])
 
 /**
- * A spot trading pair.
+ * A field newer answers added: `Maybe`, and `None` when `make` is not given
+ * it (so values built before it existed still build).
+ */
+const Later = <A, I>(schema: Schema.Codec<A, I>) =>
+  Maybe(schema).pipe(Schema.withConstructorDefault(Effect.succeed(Option.none<A>())))
+
+/**
+ * A spot trading pair. Fields an older answer leaves out (`areaSymbol`,
+ * `orderQuantity`, `openTime`, `offTime`, the order value caps) are `None`.
  *
  * @since 0.1.0
  * @category models
@@ -46,7 +55,11 @@ export class SpotSymbol extends Schema.Class<SpotSymbol>("SpotSymbol")({
   areaSymbol: Maybe(OpenEnum(["yes", "no"])),
   offTime: Maybe(Timestamp),
   /** Deprecated by the exchange. */
-  openTime: Maybe(Timestamp)
+  openTime: Maybe(Timestamp),
+  /** The largest value of one limit order, in the quote coin (newer answers only). */
+  maxLimitOrderValue: Later(Decimal),
+  /** The largest value of one market order, in the quote coin (newer answers only). */
+  maxMarketOrderValue: Later(Decimal)
 }, fastClass) {}
 
 /**

@@ -111,3 +111,14 @@ describe("BitgetError identifiers", () => {
     }
   })
 })
+
+describe("BitgetError.classify", () => {
+  it("the TP/SL refusals against the mark price are order errors, as the sandbox and the live exchange answer them", () => {
+    for (const code of ["40915", "40917", "45061", "45122", "40837", "43023", "43030", "43031", "40890"]) {
+      assert.strictEqual(BitgetError.classify(code), "Order", code)
+    }
+    assert.strictEqual(BitgetError.classify("60001"), "Parameter")
+    assert.strictEqual(BitgetError.classify("40099"), "Environment")
+    assert.strictEqual(BitgetError.classify("99999"), "Unknown")
+  })
+})

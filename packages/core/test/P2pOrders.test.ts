@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
 import type { BitgetRequestError } from "../src/BitgetError.js"
 import * as P2pOrders from "../src/P2pOrders.js"
 import { Unrecognized } from "../src/Schemas.js"
@@ -90,23 +91,46 @@ describe("p2pOrders: the request", () => {
     }).pipe(Effect.provide(layer))
   })
 
-  it.effect("sends no query when nothing is given, and each status filter as written", () => {
+  it.effect("sends only the default 90-day range when nothing is given, and each status filter as written", () => {
     const { layer, requests } = exchange(() => ok({ orderList: [], minOrderId: "" }))
     return Effect.gen(function*() {
+      yield* TestClock.setTime(100 * day)
       yield* P2pOrders.p2pOrders()
-      assert.strictEqual(requests[0]!.url.search, "")
-      assertSigned(requests[0]!, "")
+      const [end, start] = [`endTime=${100 * day}`, `startTime=${10 * day}`]
+      assert.strictEqual(requests[0]!.url.search, `?${end}&${start}`)
+      assertSigned(requests[0]!, `${end}&${start}`)
       for (const status of ["pending_pay", "Paid", "Appeal", "Completed", "cancelled"] as const) {
         yield* P2pOrders.p2pOrders({ status, limit: 100 })
       }
       assert.deepStrictEqual(requests.slice(1).map((r) => r.url.search), [
-        "?limit=100&status=pending_pay",
-        "?limit=100&status=Paid",
-        "?limit=100&status=Appeal",
-        "?limit=100&status=Completed",
-        "?limit=100&status=cancelled"
+        `?${end}&limit=100&${start}&status=pending_pay`,
+        `?${end}&limit=100&${start}&status=Paid`,
+        `?${end}&limit=100&${start}&status=Appeal`,
+        `?${end}&limit=100&${start}&status=Completed`,
+        `?${end}&limit=100&${start}&status=cancelled`
       ])
-      assertSigned(requests[2]!, "limit=100&status=Paid")
+      assertSigned(requests[2]!, `${end}&limit=100&${start}&status=Paid`)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("never sends a request without startTime: 90 days before endTime, or before now", () => {
+    const { layer, requests } = exchange(() => ok({ orderList: [], minOrderId: "" }))
+    return Effect.gen(function*() {
+      const now = 1_700_000_000_000
+      yield* TestClock.setTime(now)
+      yield* P2pOrders.p2pOrders()
+      yield* P2pOrders.p2pOrders({ coin: "USDT", limit: 10 })
+      yield* P2pOrders.p2pOrders({ endTime: at(now - 10 * day) })
+      yield* P2pOrders.p2pOrders({ startTime: at(now - 10 * day) })
+      yield* P2pOrders.p2pOrders({ startTime: at(now - 20 * day), endTime: at(now - 10 * day) })
+      const ranges = requests.map((r) => [r.url.searchParams.get("startTime"), r.url.searchParams.get("endTime")])
+      assert.deepStrictEqual(ranges, [
+        [String(now - 90 * day), String(now)],
+        [String(now - 90 * day), String(now)],
+        [String(now - 100 * day), String(now - 10 * day)],
+        [String(now - 10 * day), String(now)],
+        [String(now - 20 * day), String(now - 10 * day)]
+      ])
     }).pipe(Effect.provide(layer))
   })
 })

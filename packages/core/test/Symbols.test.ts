@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BigDecimal, DateTime, Effect, Option } from "effect"
+import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
 import { Unrecognized } from "../src/Schemas.js"
 import * as Symbols from "../src/Symbols.js"
 import { exchange, ok } from "./support.js"
@@ -23,8 +23,27 @@ const record = {
   orderQuantity: "200",
   openTime: "1532454360000",
   offTime: "",
-  maxLimitOrderValue: "1000000"
+  maxLimitOrderValue: "1000000",
+  maxMarketOrderValue: "250000.5"
 }
+
+/** The fields an older answer leaves out (a live capture without them). */
+const newer = [
+  "openTime",
+  "offTime",
+  "areaSymbol",
+  "orderQuantity",
+  "maxLimitOrderValue",
+  "maxMarketOrderValue"
+] as const
+
+/** The record without the fields an older answer leaves out. */
+const older: Record<string, string> = Object.fromEntries(
+  Object.entries(record).filter(([key]) => !(newer as ReadonlyArray<string>).includes(key))
+)
+
+/** The fields that may be absent, as `Option`s of a decoded symbol. */
+const optionals = (symbol: Symbols.SpotSymbol): ReadonlyArray<Option.Option<unknown>> => newer.map((key) => symbol[key])
 
 describe("symbols", () => {
   it.effect("sends an unsigned GET without a query when no symbol is given", () => {
@@ -55,6 +74,56 @@ describe("symbols", () => {
       assert.strictEqual(requests[0]!.url.search, "")
       assert.strictEqual(requests[1]!.url.search, "?symbol=BTCUSDT")
     }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("decodes the order value caps as exact decimals, None when \"\" or null", () => {
+    const { layer } = exchange(() =>
+      ok([record, { ...record, maxLimitOrderValue: "", maxMarketOrderValue: null }, older])
+    )
+    return Effect.gen(function*() {
+      const [current, unset] = yield* Symbols.symbols()
+      const decimal = (value: string) => Option.some(BigDecimal.fromStringUnsafe(value))
+      assert.deepStrictEqual(current!.maxLimitOrderValue, decimal("1000000"))
+      assert.deepStrictEqual(current!.maxMarketOrderValue, decimal("250000.5"))
+      assert.deepStrictEqual([unset!.maxLimitOrderValue, unset!.maxMarketOrderValue], [Option.none(), Option.none()])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("decodes an older answer, without openTime, offTime, areaSymbol, orderQuantity and the caps, as None", () => {
+    const { layer } = exchange(() => ok([older, record]))
+    return Effect.gen(function*() {
+      const [old, current] = yield* Symbols.symbols()
+      assert.deepStrictEqual(optionals(old!), newer.map(() => Option.none()))
+      assert.isTrue(optionals(current!).filter((_, i) => newer[i] !== "offTime").every(Option.isSome))
+      // the Schema decoder (which reports failures) reads it the same as the fast one
+      const slow = Schema.decodeUnknownSync(Symbols.SpotSymbol)(older)
+      assert.deepStrictEqual(optionals(slow), newer.map(() => Option.none()))
+      assert.strictEqual(slow.symbol, old!.symbol)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it("builds with make without the order value caps (None), as values written before they existed", () => {
+    const built = Symbols.SpotSymbol.make({
+      symbol: "BTCUSDT",
+      baseCoin: "BTC",
+      quoteCoin: "USDT",
+      minTradeAmount: Option.none(),
+      maxTradeAmount: Option.none(),
+      takerFeeRate: BigDecimal.fromStringUnsafe("0.001"),
+      makerFeeRate: BigDecimal.fromStringUnsafe("0.001"),
+      pricePrecision: 2,
+      quantityPrecision: 6,
+      quotePrecision: 8,
+      minTradeUSDT: Option.none(),
+      status: "online",
+      buyLimitPriceRatio: Option.none(),
+      sellLimitPriceRatio: Option.none(),
+      orderQuantity: Option.none(),
+      areaSymbol: Option.none(),
+      offTime: Option.none(),
+      openTime: Option.none()
+    })
+    assert.deepStrictEqual([built.maxLimitOrderValue, built.maxMarketOrderValue], [Option.none(), Option.none()])
   })
 
   it.effect("keeps an unknown status visible instead of failing", () => {

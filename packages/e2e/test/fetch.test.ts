@@ -116,8 +116,9 @@ describe("BitgetFetch.layer against the sandbox", () => {
             productType: "USDT-FUTURES",
             symbol: "BTCUSDT",
             holdSide: "long",
+            // BTC's mark stays within 95000 ± 17%: a long's take profit above it, its stop loss below
             stopSurplusTriggerPrice: BigDecimal.fromStringUnsafe("125000.5"),
-            stopLossTriggerPrice: BigDecimal.fromStringUnsafe("80000")
+            stopLossTriggerPrice: BigDecimal.fromStringUnsafe("60000")
           }).pipe(withFetch())
           assert.deepStrictEqual((yield* sandbox.plans(hmac)).map((p) => p.orderId), placed.map((o) => o.orderId))
 

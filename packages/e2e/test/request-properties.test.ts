@@ -13,7 +13,8 @@
  * - a request the sandbox accepts: it reaches the sandbox and is not refused
  *   for its parameters (the exchange's 400 parameter codes: blank, format,
  *   range, window). An answer about the data (`40034` no such symbol, `43001`
- *   no such order, `43023` no such position) or the key is fine.
+ *   no such order, `40837` no such position, a TP/SL trigger on the wrong side
+ *   of the mark price, a plan that already exists) or the key is fine.
  *
  * Never a defect, an interruption or a hang, nor a failure of another kind
  * while nothing reached the sandbox.

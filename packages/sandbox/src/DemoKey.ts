@@ -1,7 +1,9 @@
 /**
  * The API keys the sandbox accepts. The HMAC keys are fixed, so a CLI user can
  * paste them into a config once; the RSA key pair is generated when the
- * sandbox starts (once per process) unless a private key is supplied.
+ * sandbox starts (once per process) unless a private key is supplied. One
+ * HMAC key is a demo-trading key: like Bitget's, it must send the
+ * `paptrading: 1` header, which the other keys must not send.
  *
  * @since 0.1.0
  */
@@ -21,6 +23,11 @@ export interface HmacKey {
   readonly secret: string
   /** Whether the key belongs to an RPI market maker (may read the RPI order book). */
   readonly rpiMarketMaker: boolean
+  /**
+   * Whether it is a demo-trading key: its signed calls must carry the
+   * `paptrading: 1` header, and a live key's must not (else 40099).
+   */
+  readonly demo: boolean
 }
 
 /**
@@ -38,6 +45,11 @@ export interface RsaKey {
   readonly publicKeyPem: string
   /** Whether the key belongs to an RPI market maker (may read the RPI order book). */
   readonly rpiMarketMaker: boolean
+  /**
+   * Whether it is a demo-trading key: its signed calls must carry the
+   * `paptrading: 1` header, and a live key's must not (else 40099).
+   */
+  readonly demo: boolean
 }
 
 /**
@@ -61,6 +73,8 @@ export interface DemoCredentials {
   readonly rsa: RsaKey
   /** An HMAC key flagged as RPI market maker. */
   readonly marketMaker: HmacKey
+  /** A demo-trading HMAC key: its signed calls carry `paptrading: 1`. */
+  readonly demo: HmacKey
 }
 
 /**
@@ -82,7 +96,8 @@ export const hmac: HmacKey = {
   apiKey: "bg_sandbox_hmac_0000000000000001",
   passphrase,
   secret: "sandbox-hmac-secret-0000000000000000000000000001",
-  rpiMarketMaker: false
+  rpiMarketMaker: false,
+  demo: false
 }
 
 /**
@@ -96,7 +111,24 @@ export const marketMaker: HmacKey = {
   apiKey: "bg_sandbox_rpi_00000000000000003",
   passphrase,
   secret: "sandbox-rpi-secret-00000000000000000000000000003",
-  rpiMarketMaker: true
+  rpiMarketMaker: true,
+  demo: false
+}
+
+/**
+ * The demo-trading HMAC key: a user of its own (own data, orders, positions
+ * and limits), whose signed calls must carry the `paptrading: 1` header.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const demo: HmacKey = {
+  _tag: "Hmac",
+  apiKey: "bg_sandbox_demo_0000000000000004",
+  passphrase,
+  secret: "sandbox-demo-secret-0000000000000000000000000004",
+  rpiMarketMaker: false,
+  demo: true
 }
 
 /**
@@ -127,7 +159,15 @@ export const makeRsa = (privateKeyPem?: string): Effect.Effect<RsaKey> =>
   Effect.sync(() => {
     const pem = privateKeyPem ?? generatedPem()
     const publicKeyPem = createPublicKey(createPrivateKey(pem)).export({ type: "spki", format: "pem" }).toString()
-    return { _tag: "Rsa", apiKey: rsaApiKey, passphrase, privateKeyPem: pem, publicKeyPem, rpiMarketMaker: false }
+    return {
+      _tag: "Rsa",
+      apiKey: rsaApiKey,
+      passphrase,
+      privateKeyPem: pem,
+      publicKeyPem,
+      rpiMarketMaker: false,
+      demo: false
+    }
   })
 
 /**
@@ -139,5 +179,6 @@ export const makeRsa = (privateKeyPem?: string): Effect.Effect<RsaKey> =>
 export const toArray = (credentials: DemoCredentials): ReadonlyArray<DemoKey> => [
   credentials.hmac,
   credentials.rsa,
-  credentials.marketMaker
+  credentials.marketMaker,
+  credentials.demo
 ]

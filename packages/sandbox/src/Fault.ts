@@ -26,6 +26,7 @@
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Result from "effect/Result"
+import { englishOf } from "./internal/route/messages.js"
 import type { RouteName } from "./Route.js"
 import * as Route from "./Route.js"
 
@@ -111,16 +112,6 @@ export const truncatedJson: Fault = Fault.TruncatedJson()
  */
 export const invalidJson: Fault = Fault.InvalidJson()
 
-const knownMessages: Readonly<Record<string, string>> = {
-  "40015": "System is abnormal, please try again later",
-  "40200": "Server upgrade, please try again later",
-  "45001": "Unknown error",
-  "40725": "service return an error",
-  "25000": "system error",
-  "25001": "timed out",
-  "25003": "concurrent operation, retry"
-}
-
 /**
  * An HTTP 200 answer with an error code (the message defaults to the
  * exchange's text for the known maintenance codes).
@@ -129,7 +120,7 @@ const knownMessages: Readonly<Record<string, string>> = {
  * @category constructors
  */
 export const errorCode = (code: string, msg?: string): Fault =>
-  Fault.ErrorCode({ code, msg: msg ?? knownMessages[code] ?? "error" })
+  Fault.ErrorCode({ code, msg: msg ?? englishOf(code) ?? "error" })
 
 /**
  * Where a fault applies: one route, or `"*"` for every route.

@@ -8,7 +8,8 @@ import type { RouteName } from "./Route.js"
 /**
  * The outcome of signature verification: `valid` or `invalid` when the
  * signature was checked, `unchecked` when the request was answered before (a
- * missing header, an expired timestamp, a fault) or the route is public.
+ * missing header, an expired timestamp, a fault) or the call to a public route
+ * carried no signature.
  *
  * @since 0.1.0
  * @category models

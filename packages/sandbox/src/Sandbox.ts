@@ -1,7 +1,8 @@
 /**
  * A local Bitget exchange on a real HTTP server (loopback), for end-to-end
  * tests, demos and benchmarks: the operations of the spec plus server
- * time, the exchange's authentication, rate limits and error codes, seeded
+ * time and futures prices, the exchange's authentication (demo trading
+ * included), rate limits and error codes (in English or Chinese), seeded
  * data of any size, mutable order state, fault injection and a request log.
  *
  * @since 0.1.0
@@ -13,12 +14,15 @@ import * as Effect from "effect/Effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import * as Layer from "effect/Layer"
 import { NetAddress } from "effect/net"
+import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { createServer } from "node:http"
 import type { PlanOrder, Position, SpotOrder } from "./Account.js"
+import { productTypes } from "./Account.js"
 import type { DemoCredentials } from "./DemoKey.js"
 import * as DemoKey from "./DemoKey.js"
 import type * as Fault from "./Fault.js"
+import * as Prices from "./internal/data/prices.js"
 import { MINUTE } from "./internal/data/time.js"
 import { World } from "./internal/data/world.js"
 import type * as RequestLog from "./RequestLog.js"
@@ -147,6 +151,16 @@ export declare namespace Sandbox {
     readonly positions: (apiKey: string) => Effect.Effect<ReadonlyArray<Position>>
     /** TP/SL plans placed by a key, oldest first. */
     readonly plans: (apiKey: string) => Effect.Effect<ReadonlyArray<PlanOrder>>
+    /**
+     * The mark price of a futures contract now (server time), as the
+     * symbol-price route serves it: a decimal string, changing once a second.
+     * place-pos-tpsl checks trigger prices against it (a long's take profit
+     * above it, its stop loss below; the reverse for a short). `None` for an
+     * unknown product type (any case) or symbol.
+     *
+     * @since 0.2.0
+     */
+    readonly markPrice: (productType: string, symbol: string) => Effect.Effect<Option.Option<string>>
     /** Restores the seeded state, the initial faults, clock offset and limits, and clears the log. */
     readonly reset: Effect.Effect<void>
   }
@@ -184,7 +198,7 @@ const demoCredentials = (rsaPrivateKeyPem: string | undefined): Effect.Effect<De
     Effect.catchDefect(() =>
       Effect.fail(new SandboxError({ reason: "Key", description: "the RSA private key is not a readable PEM key" }))
     ),
-    Effect.map((rsa) => ({ hmac: DemoKey.hmac, rsa, marketMaker: DemoKey.marketMaker }))
+    Effect.map((rsa) => ({ hmac: DemoKey.hmac, rsa, marketMaker: DemoKey.marketMaker, demo: DemoKey.demo }))
   )
 
 /** The mutable state of a new sandbox, with what `reset` restores. */
@@ -268,6 +282,12 @@ const controls = (
   openOrders: (apiKey) => Effect.sync(() => [...state.account(apiKey).orders.values()]),
   positions: (apiKey) => Effect.sync(() => state.account(apiKey).positions),
   plans: (apiKey) => Effect.sync(() => state.account(apiKey).plans.slice()),
+  markPrice: (productType, symbol) =>
+    Effect.sync(() => {
+      const known = productTypes.find((candidate) => candidate === productType.toUpperCase())
+      const future = known === undefined ? undefined : state.world.future(known, symbol)
+      return future === undefined ? Option.none() : Option.some(Prices.markPrice(future, state.now()))
+    }),
   reset: Effect.sync(() => state.reset())
 })
 
@@ -281,7 +301,8 @@ const controls = (
  *
  * const program = Effect.gen(function*() {
  *   const sandbox = yield* Sandbox.make({ seed: 42, limits: false })
- *   // A client points at `sandbox.url` with `sandbox.credentials.hmac` (or `.rsa`, `.marketMaker`).
+ *   // A client points at `sandbox.url` with `sandbox.credentials.hmac` (or `.rsa`, `.marketMaker`,
+ *   // or `.demo` with the header `paptrading: 1`).
  *   const response = yield* Effect.promise(() => fetch(`${sandbox.url}/api/v2/spot/public/symbols?symbol=BTCUSDT`))
  *   yield* Effect.promise(() => response.text())
  *   const stats = yield* sandbox.stats

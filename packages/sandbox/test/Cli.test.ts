@@ -92,13 +92,15 @@ describe("CLI", () => {
       Effect.gen(function*() {
         const { out } = yield* run(["--port", "0"], (text) => text.includes("Ctrl+C to stop."))
         const lines = out.trimEnd().split("\n")
-        assert.isAtMost(lines.length, 4)
+        assert.isAtMost(lines.length, 5)
         assert.match(lines[0]!, /^Bitget sandbox on http:\/\/127\.0\.0\.1:\d+ \(seed 1, limits on\)$/)
         assert.include(out, "BITGET_API_KEY=bg_sandbox_hmac_0000000000000001")
+        assert.match(out, /paptrading: 1\): apiKey bg_sandbox_demo_0000000000000004 secret sandbox-demo-secret-\d+\n/)
         assert.notInclude(out, "PRIVATE KEY")
         const { started } = yield* cli(["--port", "0"])
         assert.isUndefined(started.credentials.rsa.privateKeyPem as string | undefined)
         assert.strictEqual(started.credentials.rsa.apiKey, "bg_sandbox_rsa_00000000000000002")
+        assert.deepInclude(started.credentials.demo, { apiKey: "bg_sandbox_demo_0000000000000004", demo: true })
       }).pipe(Effect.scoped),
     30_000
   )

@@ -76,4 +76,35 @@ describe("frequency limits", () => {
         ])
       }))
   })
+
+  layer(Sandbox.layer({ ipCeilingPerMinute: 3, ipLockoutMillis: 3 * 60_000 }))((it) => {
+    it.effect("locks an address that crosses the ceiling out for ipLockoutMillis, refusing every call, then lifts", () =>
+      Effect.gen(function*() {
+        const sandbox = yield* Sandbox.Sandbox
+        const status = (path: string) => Effect.map(publicGet(sandbox, path, [["symbol", "BTCUSDT"]]), (r) => r.status)
+        // server time moved on by `offset` from the call that crossed the ceiling
+        const statusesAt = (offset: number) =>
+          Effect.andThen(sandbox.setClockOffset(offset), Effect.forEach([paths.time, paths.symbols], status))
+        const first = yield* Effect.forEach([paths.time, paths.symbols, paths.time, paths.symbols], status)
+        assert.deepStrictEqual(first, [200, 200, 200, 429])
+        // past the ceiling's minute only the lockout refuses; the refused calls do not extend it
+        assert.deepStrictEqual(yield* statusesAt(61_000), [429, 429])
+        assert.deepStrictEqual(yield* statusesAt(3 * 60_000 - 2_000), [429, 429])
+        assert.deepStrictEqual(yield* statusesAt(3 * 60_000 + 2_000), [200, 200])
+        const log = yield* sandbox.requests
+        assert.deepStrictEqual(log.map((entry) => entry.rateLimited), [
+          false,
+          false,
+          false,
+          true,
+          true,
+          true,
+          true,
+          true,
+          false,
+          false
+        ])
+        assert.strictEqual((yield* sandbox.stats).limitViolations, 5)
+      }))
+  })
 })

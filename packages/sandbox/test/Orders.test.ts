@@ -20,7 +20,8 @@ interface PlanRef {
 }
 
 describe("orders and positions", () => {
-  layer(Sandbox.layer({ limits: false }))((it) => {
+  // the canonical shapes (failure items with errorCode, an all-failed batch answered 00000): Shapes.test.ts checks the varied ones
+  layer(Sandbox.layer({ limits: false, shapes: "canonical" }))((it) => {
     it.effect("batch cancel really cancels; a second cancel and unknown ids fail per order with 43001", () =>
       Effect.gen(function*() {
         const sandbox = yield* Sandbox.Sandbox
@@ -59,8 +60,17 @@ describe("orders and positions", () => {
           symbol: "BTCUSDT",
           orderList: [{ orderId: a?.orderId }, { orderId: b?.orderId }]
         })
-        assert.strictEqual(allFailed.status, 400)
-        assert.deepInclude(allFailed.json, { code: "43001", data: null })
+        assert.strictEqual(allFailed.status, 200)
+        assert.strictEqual(code(allFailed), "00000")
+        assert.deepStrictEqual(data<CancelResult>(allFailed), {
+          successList: [],
+          failureList: [a, b].map(({ orderId }) => ({
+            orderId,
+            clientOid: "",
+            errorMsg: "The order does not exist",
+            errorCode: "43001"
+          }))
+        })
       }))
 
     it.effect("in a batch mixing orderId and clientOid items, the clientOid-only items fail", () =>
@@ -127,10 +137,11 @@ describe("orders and positions", () => {
         const base = { marginCoin: "USDT", productType: "usdt-futures", symbol: "BTCUSDT", holdSide: "long" }
         const both = yield* signedPost(sandbox, key, paths.tpsl, {
           ...base,
-          stopSurplusTriggerPrice: "120000",
+          // far from BTC's mark (95000 ± 17%): the trigger rules are Rules.test.ts's
+          stopSurplusTriggerPrice: "200000",
           stopSurplusTriggerType: "mark_price",
           stopSurplusClientOid: "tp-1",
-          stopLossTriggerPrice: "80000",
+          stopLossTriggerPrice: "50000",
           stopLossSize: "0.1",
           stopLossClientOid: "sl-1"
         })
@@ -143,27 +154,27 @@ describe("orders and positions", () => {
         assert.notStrictEqual(refs[0]?.orderId, refs[1]?.orderId)
         const plans = yield* sandbox.plans(key.apiKey)
         assert.deepStrictEqual(plans.map((plan) => [plan.planType, plan.triggerPrice, plan.triggerType]), [
-          ["pos_profit", "120000", "mark_price"],
-          ["loss_plan", "80000", "fill_price"]
+          ["pos_profit", "200000", "mark_price"],
+          ["loss_plan", "50000", "fill_price"]
         ])
         const one = yield* signedPost(sandbox, key, paths.tpsl, {
           ...base,
           productType: "USDT-FUTURES",
-          stopLossTriggerPrice: "85000"
+          stopLossTriggerPrice: "60000"
         })
         assert.strictEqual(data<ReadonlyArray<PlanRef>>(one).length, 1)
       }))
 
-    it.effect("place-pos-tpsl rejects a missing position, missing triggers and bad values", () =>
+    it.effect("place-pos-tpsl rejects a missing position (40837), missing triggers and bad values", () =>
       Effect.gen(function*() {
         const sandbox = yield* Sandbox.Sandbox
         yield* sandbox.reset
         const key = sandbox.credentials.hmac
         const base = { marginCoin: "USDT", productType: "USDT-FUTURES", symbol: "BTCUSDT", holdSide: "long" }
         const cases: ReadonlyArray<readonly [string, Record<string, string>]> = [
-          ["43023", { ...base, symbol: "SOLUSDT", stopLossTriggerPrice: "100" }],
-          ["43023", { ...base, holdSide: "buy", stopLossTriggerPrice: "100" }],
-          ["43023", { ...base, productType: "SUSDT-FUTURES", stopLossTriggerPrice: "100" }],
+          ["40837", { ...base, symbol: "SOLUSDT", stopLossTriggerPrice: "100" }],
+          ["40837", { ...base, holdSide: "buy", stopLossTriggerPrice: "100" }],
+          ["40837", { ...base, productType: "SUSDT-FUTURES", stopLossTriggerPrice: "100" }],
           ["40017", base],
           ["40019", { ...base, stopSurplusSize: "0.1", stopLossTriggerPrice: "100" }],
           ["40019", {

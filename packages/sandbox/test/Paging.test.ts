@@ -50,6 +50,8 @@ describe("paging", () => {
       Effect.gen(function*() {
         const sandbox = yield* Sandbox.Sandbox
         const key = sandbox.credentials.hmac
+        // the orders span 60 days; startTime is required (60001 without it)
+        const since: Params = [["startTime", String(Date.now() - 89 * DAY)]]
         const walk = (filters: Params) =>
           Effect.gen(function*() {
             const orders: Array<P2pPage["orderList"][number]> = []
@@ -57,6 +59,7 @@ describe("paging", () => {
             let pages = 0
             while (true) {
               const reply = yield* signedGet(sandbox, key, paths.p2p, [
+                ...since,
                 ...filters,
                 ...(cursor === undefined ? [] : [["idLessThan", cursor] as const])
               ])
@@ -78,7 +81,9 @@ describe("paging", () => {
         assert.strictEqual(all.pages, 30, "limit defaults to 100")
         assertNewestFirst(all.orders.map((o) => o.orderId), all.orders.map((o) => o.ctime))
         const sample = all.orders[1234] as P2pPage["orderList"][number] & { readonly orderNo: string }
-        const byOrderNo = data<P2pPage>(yield* signedGet(sandbox, key, paths.p2p, [["orderNo", sample.orderNo]]))
+        const byOrderNo = data<P2pPage>(
+          yield* signedGet(sandbox, key, paths.p2p, [...since, ["orderNo", sample.orderNo]])
+        )
         assert.deepStrictEqual(byOrderNo.orderList, [sample])
         const filtered = yield* walk([["coin", "USDT"], ["status", "Completed"], ["limit", "37"]])
         assert.isAbove(filtered.orders.length, 100)
@@ -239,7 +244,10 @@ describe("paging", () => {
       const page = (seed: number) =>
         Effect.scoped(Effect.gen(function*() {
           const sandbox = yield* Sandbox.make({ seed, anchor, limits: false, sizes: { symbols: 50, p2pOrders: 500 } })
-          const reply = yield* signedGet(sandbox, sandbox.credentials.hmac, paths.p2p, [["limit", "20"]])
+          const reply = yield* signedGet(sandbox, sandbox.credentials.hmac, paths.p2p, [
+            ["startTime", String(anchor - 30 * DAY)],
+            ["limit", "20"]
+          ])
           const symbols = yield* signedGet(sandbox, sandbox.credentials.hmac, paths.tradeRate, [[
             "businessType",
             "spot"

@@ -14,7 +14,8 @@ interface SymbolRecord {
 }
 
 describe("parameter validation and market data", () => {
-  layer(Sandbox.layer({ limits: false, sizes: { symbols: 300 } }))((it) => {
+  // the canonical shapes (string book levels, every symbol field): Shapes.test.ts checks the varied ones
+  layer(Sandbox.layer({ limits: false, sizes: { symbols: 300 }, shapes: "canonical" }))((it) => {
     it.effect("answers the exchange's codes for missing, invalid and out-of-range parameters", () =>
       Effect.gen(function*() {
         const sandbox = yield* Sandbox.Sandbox
@@ -30,9 +31,10 @@ describe("parameter validation and market data", () => {
           ["40053", paths.tax, [["startTime", String(now - DAY)], ["endTime", String(now)], ["limit", "501"]]],
           ["40017", paths.tax, [["startTime", String(now)], ["endTime", String(now - DAY)]]],
           ["00001", paths.p2p, [["startTime", String(now - 91 * DAY)], ["endTime", String(now)]]],
-          ["40020", paths.p2p, [["status", "shipped"]]],
-          ["40053", paths.p2p, [["limit", "101"]]],
-          ["40020", paths.p2p, [["idLessThan", "abc"]]],
+          ["60001", paths.p2p, [["endTime", String(now)], ["limit", "10"]]],
+          ["40020", paths.p2p, [["startTime", String(now - DAY)], ["status", "shipped"]]],
+          ["40053", paths.p2p, [["startTime", String(now - DAY)], ["limit", "101"]]],
+          ["40020", paths.p2p, [["startTime", String(now - DAY)], ["idLessThan", "abc"]]],
           ["40019", paths.futures, []],
           ["40020", paths.futures, [["productType", "SPOT"]]],
           ["40020", paths.futures, [["productType", "USDT-FUTURES"], ["orderSource", "plan_market"]]],

@@ -169,7 +169,7 @@ const options: Sandbox.Options = {
 const printRsaKey = parsed["print-rsa-key"] === true
 
 const describe = (sandbox: Sandbox.Sandbox.Service): string => {
-  const { hmac, marketMaker, rsa } = sandbox.credentials
+  const { demo, hmac, marketMaker, rsa } = sandbox.credentials
   const limits = options.limits === false ? "off" : options.limitScale === 1 ? "on" : `on (x${options.limitScale})`
   return [
     `Bitget sandbox on ${sandbox.url} (seed ${sandbox.seed}, limits ${limits}${
@@ -181,6 +181,7 @@ const describe = (sandbox: Sandbox.Sandbox.Service): string => {
     `  RPI market maker: apiKey ${marketMaker.apiKey} secret ${marketMaker.secret}; RSA key: apiKey ${rsa.apiKey} (${
       printRsaKey ? "private key below" : "private key: --print-rsa-key or --rsa-key-out FILE"
     })`,
+    `  Demo trading (send paptrading: 1): apiKey ${demo.apiKey} secret ${demo.secret}`,
     ...(printRsaKey ? [rsa.privateKeyPem.trimEnd()] : []),
     "Ctrl+C to stop."
   ].join("\n")

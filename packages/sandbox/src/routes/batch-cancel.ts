@@ -1,7 +1,11 @@
 /**
  * `POST /api/v2/spot/trade/batch-cancel-order`: cancels open spot orders of
- * the caller's account, at most 50 at once; all items failing answers a
- * top-level 43001.
+ * the caller's account, at most 50 at once. Two things are drawn per answer
+ * under `varied`, as live answers differ: whether failure items carry
+ * `errorCode` (the doc example has none), and whether a batch whose every
+ * item fails is refused with a top-level HTTP 400 43001 rather than answered
+ * `00000` with every item in `failureList` (the doc example; always so under
+ * `canonical`).
  *
  * @internal
  */
@@ -9,8 +13,11 @@ import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import type { SpotOrder } from "../Account.js"
 import type { AccountState } from "../internal/data/accounts.js"
+import { variant } from "../internal/data/shapes.js"
 import { sameSymbol } from "../internal/route/checks.js"
+import type { Exchange } from "../internal/route/define.js"
 import { apiKeyOf, define } from "../internal/route/define.js"
+import { english } from "../internal/route/messages.js"
 import type { ApiFailure } from "../internal/route/params.js"
 import * as Params from "../internal/route/params.js"
 
@@ -18,8 +25,6 @@ const bounds = { enums: { batchMode: ["single", "multiple"] } } as const
 
 /** The most orders one call may cancel. */
 const MAX_ORDERS = 50
-
-const notFound = "The order does not exist"
 
 /** One order to cancel: by id or client id, on a symbol. */
 interface Item {
@@ -36,7 +41,7 @@ const readItems = (body: Readonly<Record<string, unknown>>): Result.Result<Reado
     if (!Array.isArray(list)) return yield* Result.fail(Params.invalid("orderList"))
     if (list.length === 0) return yield* Result.fail(Params.missing("orderList"))
     if (list.length > MAX_ORDERS) {
-      return yield* Result.fail(Params.failure("40912", `single cancel cannot exceed ${MAX_ORDERS}`))
+      return yield* Result.fail(Params.coded("40912", MAX_ORDERS))
     }
     const batchMode = yield* Params.field(body, "batchMode")
     const mode = (yield* Params.optionalOneOf("batchMode", batchMode, bounds.enums.batchMode)) ?? "single"
@@ -48,7 +53,7 @@ const readItems = (body: Readonly<Record<string, unknown>>): Result.Result<Reado
       const orderId = yield* Params.field(raw, "orderId")
       const clientOid = yield* Params.field(raw, "clientOid")
       if (orderId === undefined && clientOid === undefined) {
-        return yield* Result.fail(Params.failure("40924", "orderId and clientOid must have one"))
+        return yield* Result.fail(Params.coded("40924"))
       }
       const symbol = mode === "single" ? topSymbol : yield* Params.field(raw, "symbol")
       if (symbol === undefined) return yield* Result.fail(Params.missing("symbol"))
@@ -56,6 +61,38 @@ const readItems = (body: Readonly<Record<string, unknown>>): Result.Result<Reado
     }
     return items
   })
+
+/** Salt of the draw leaving `errorCode` out of an answer's failure items. */
+const NO_ERROR_CODE_SALT = 94
+
+/** Salt of the draw refusing a batch whose every item fails with a top-level 43001. */
+const REFUSE_ALL_FAILED_SALT = 95
+
+/** How one answer is shaped. */
+interface AnswerShape {
+  /** Whether failure items carry `errorCode`. */
+  readonly errorCode: boolean
+  /** Whether a batch whose every item fails is refused with a top-level 43001. */
+  readonly refuseAllFailed: boolean
+}
+
+/** The shape of the next answer: drawn under `varied`, the doc example's under `canonical`. */
+const answerShape = (state: Exchange): AnswerShape => {
+  const answer = state.nextAnswer()
+  const { options: { shapes }, world: { seed } } = state
+  return {
+    errorCode: !variant(shapes, seed, NO_ERROR_CODE_SALT, answer),
+    refuseAllFailed: variant(shapes, seed, REFUSE_ALL_FAILED_SALT, answer)
+  }
+}
+
+/** A failure item of an order not found. */
+const notFoundItem = ({ clientOid = "", orderId = "" }: Item, shape: AnswerShape) => ({
+  orderId,
+  clientOid,
+  errorMsg: english("43001"),
+  ...(shape.errorCode ? { errorCode: "43001" } : {})
+})
 
 /** The open order an item names: by order id, or by client id when no item of the call names an order id. */
 const find = (account: AccountState, item: Item, byOrderId: boolean): SpotOrder | undefined => {
@@ -71,22 +108,25 @@ const find = (account: AccountState, item: Item, byOrderId: boolean): SpotOrder 
 }
 
 /** Cancels the orders the items name; the ones not found are listed as failures. */
-const cancel = (account: AccountState, items: ReadonlyArray<Item>): Result.Result<unknown, ApiFailure> => {
+const cancel = (
+  account: AccountState,
+  items: ReadonlyArray<Item>,
+  shape: AnswerShape
+): Result.Result<unknown, ApiFailure> => {
   const byOrderId = items.some((item) => item.orderId !== undefined)
   const successList: Array<{ orderId: string; clientOid: string }> = []
-  const failureList: Array<{ orderId: string; clientOid: string; errorMsg: string; errorCode: string }> = []
+  const failureList: Array<ReturnType<typeof notFoundItem>> = []
   for (const item of items) {
     const found = find(account, item, byOrderId)
     if (found === undefined) {
-      const { clientOid = "", orderId = "" } = item
-      failureList.push({ orderId, clientOid, errorMsg: notFound, errorCode: "43001" })
+      failureList.push(notFoundItem(item, shape))
     } else {
       account.orders.delete(found.orderId)
       successList.push({ orderId: found.orderId, clientOid: found.clientOid })
     }
   }
-  return successList.length === 0
-    ? Result.fail(Params.failure("43001", notFound))
+  return successList.length === 0 && shape.refuseAllFailed
+    ? Result.fail(Params.coded("43001"))
     : Result.succeed({ successList, failureList })
 }
 
@@ -101,5 +141,9 @@ export const route = define(
     bounds,
     requestTime: "number-or-string"
   },
-  (call) => Result.flatMap(readItems(call.body), (items) => cancel(call.state.account(apiKeyOf(call)), items))
+  (call) =>
+    Result.flatMap(
+      readItems(call.body),
+      (items) => cancel(call.state.account(apiKeyOf(call)), items, answerShape(call.state))
+    )
 )

@@ -39,7 +39,7 @@ export const route = define(
     Result.gen(function*() {
       const symbol = yield* Params.required("symbol", call.query.get("symbol"))
       const found = call.state.world.spot(symbol)
-      if (found === undefined) return yield* Result.fail(Params.notExist("symbol"))
+      if (found === undefined) return yield* Result.fail(Params.notExist(symbol))
       return netFlow(call.state.world.seed, found.symbol, call.now)
     })
 )

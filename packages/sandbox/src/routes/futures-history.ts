@@ -7,9 +7,11 @@
 import * as Result from "effect/Result"
 import { productTypes } from "../Account.js"
 import * as Futures from "../internal/data/futures.js"
+import { variant } from "../internal/data/shapes.js"
 import { DAY, MINUTE } from "../internal/data/time.js"
 import * as Timeline from "../internal/data/timeline.js"
 import { cursor, ordered, spanWithin } from "../internal/route/checks.js"
+import type { Call } from "../internal/route/define.js"
 import { apiKeyOf, define } from "../internal/route/define.js"
 import * as Params from "../internal/route/params.js"
 
@@ -43,6 +45,19 @@ const bounds = {
 
 /** How far behind the history's horizon a start time may be, for clients whose clocks run ahead. */
 const HORIZON_GRACE = MINUTE
+
+/** Salt of the draw between the two ends of data. */
+const END_SALT = 98
+
+/**
+ * The answer past the last order: `{"entrustedList":null,"endId":null}`, or
+ * under `varied`, drawn per answer, `{"entrustedList":[],"endId":""}` (both
+ * seen on the sibling routes; which this one sends is unknown).
+ */
+const endOfData = (call: Call) =>
+  variant(call.state.options.shapes, call.state.world.seed, END_SALT, call.state.nextAnswer())
+    ? { entrustedList: [], endId: "" }
+    : { entrustedList: null, endId: null }
 
 /** The index of the order named by `orderId` (or else `clientOid`), `undefined` when none has it. */
 const lookup = (set: Futures.Dataset, orderId: string | undefined, clientOid: string | undefined) => {
@@ -84,11 +99,11 @@ export const route = define(
           startTime,
           end,
           bounds.windowDays,
-          Params.failure("40705", `start and end time cannot exceed ${bounds.windowDays} days`)
+          Params.coded("40705", bounds.windowDays)
         )
       }
       if ((startTime ?? end) < horizon - HORIZON_GRACE) {
-        return yield* Result.fail(Params.failure("40704", "Only supports querying data within the last three months"))
+        return yield* Result.fail(Params.coded("40704"))
       }
       const set = call.state.world.futuresHistory(apiKeyOf(call), productType)
       const orderId = q.get("orderId")
@@ -101,7 +116,7 @@ export const route = define(
         matcher: Futures.matcher(set, { symbol: q.get("symbol"), orderSource }),
         only: orderId === undefined && clientOid === undefined ? undefined : { index: lookup(set, orderId, clientOid) }
       })
-      if (indices.length === 0) return { entrustedList: null, endId: null }
+      if (indices.length === 0) return endOfData(call)
       const entrustedList = indices.map((i) => Futures.record(set, i))
       return { entrustedList, endId: entrustedList[entrustedList.length - 1]?.orderId ?? null }
     })

@@ -32,7 +32,7 @@ export const route = define(
         { caseInsensitive: true }
       )
       const future = call.state.world.future(category, symbol)
-      if (future === undefined) return yield* Result.fail(Params.notExist("symbol"))
+      if (future === undefined) return yield* Result.fail(Params.notExist(symbol))
       return openInterestLimit(future)
     })
 )

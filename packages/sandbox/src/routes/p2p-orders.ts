@@ -1,12 +1,12 @@
 /**
  * `GET /api/v2/p2p/orderList`: the caller's P2P orders, newest first, within
- * a 90-day range, paged by `idLessThan`.
+ * a 90-day range from the required `startTime` (60001 "StartTime not empty"
+ * without it), paged by `idLessThan`.
  *
  * @internal
  */
 import * as Result from "effect/Result"
 import * as P2p from "../internal/data/p2p.js"
-import { DAY } from "../internal/data/time.js"
 import * as Timeline from "../internal/data/timeline.js"
 import { cursor, ordered, spanWithin } from "../internal/route/checks.js"
 import { apiKeyOf, define } from "../internal/route/define.js"
@@ -35,7 +35,9 @@ export const route = define(
   (call) =>
     Result.gen(function*() {
       const q = call.query
-      const startTime = yield* Params.millis("startTime", q.get("startTime"))
+      // required, as the official EN and zh-CN pages mark it and the exchange answers (60001)
+      if (q.get("startTime") === undefined) return yield* Result.fail(Params.coded("60001"))
+      const start = yield* Params.required("startTime", yield* Params.millis("startTime", q.get("startTime")))
       const endTime = yield* Params.millis("endTime", q.get("endTime"))
       const idLessThan = yield* cursor(q.get("idLessThan"))
       const limit = yield* Params.limit(q.get("limit"), { fallback: bounds.pageSize, max: bounds.pageSize })
@@ -44,15 +46,9 @@ export const route = define(
       })
       const side = yield* Params.optionalOneOf("side", q.get("side"), bounds.enums.side)
       yield* Params.optionalOneOf("language", q.get("language"), bounds.enums.language)
-      yield* ordered(startTime, endTime)
+      yield* ordered(start, endTime)
       const end = endTime ?? call.now
-      const start = startTime ?? end - bounds.windowDays * DAY
-      yield* spanWithin(
-        start,
-        end,
-        bounds.windowDays,
-        Params.failure("00001", `startTime and endTime interval cannot be greater than ${bounds.windowDays} days`)
-      )
+      yield* spanWithin(start, end, bounds.windowDays, Params.coded("00001", bounds.windowDays))
       const set = call.state.world.p2p(apiKeyOf(call))
       const orderNo = q.get("orderNo")
       const indices = Timeline.page(set.timeline, {

@@ -13,6 +13,6 @@ export const route = define(
     const symbol = call.query.get("symbol")
     if (symbol === undefined) return Result.succeed(call.state.world.symbols.map((s) => s.record))
     const found = call.state.world.spot(symbol)
-    return found === undefined ? Result.fail(Params.notExist("symbol")) : Result.succeed([found.record])
+    return found === undefined ? Result.fail(Params.notExist(symbol)) : Result.succeed([found.record])
   }
 )

@@ -1,7 +1,9 @@
 /**
  * The route table: one module per route (its entry, parameter checks and
- * operation), in the order of the spec. `Route.ts` checks every entry against
- * `RouteInfo` and publishes the entries; the server serves the operations.
+ * operation), in the order of the spec, then the routes the sandbox serves
+ * beyond it (symbol-price: the mark price TP/SL triggers are checked against).
+ * `Route.ts` checks every entry against `RouteInfo` and publishes the
+ * entries; the server serves the operations.
  *
  * @internal
  */
@@ -12,6 +14,7 @@ import * as OpenInterestLimit from "./open-interest-limit.js"
 import * as P2pOrders from "./p2p-orders.js"
 import * as PlacePosTpsl from "./place-pos-tpsl.js"
 import * as RpiOrderbook from "./rpi-orderbook.js"
+import * as SymbolPrice from "./symbol-price.js"
 import * as Symbols from "./symbols.js"
 import * as TaxRecords from "./tax-records.js"
 import * as Time from "./time.js"
@@ -28,5 +31,6 @@ export const table = [
   TaxRecords.route,
   OpenInterestLimit.route,
   RpiOrderbook.route,
-  FuturesHistory.route
+  FuturesHistory.route,
+  SymbolPrice.route
 ] as const

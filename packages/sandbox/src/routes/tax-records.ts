@@ -36,10 +36,7 @@ export const route = define(
         startTime,
         endTime,
         bounds.windowDays,
-        Params.failure(
-          "70008",
-          `The time interval between startTime and endTime must be within ${bounds.windowDays} days`
-        )
+        Params.coded("70008", bounds.windowDays)
       )
       const set = call.state.world.tax(apiKeyOf(call))
       const tl = set.timeline

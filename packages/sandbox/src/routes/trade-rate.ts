@@ -35,7 +35,7 @@ export const route = define(
         : world.symbols.filter((s) => s.status !== "offline").map((s) => s.symbol)
       const symbol = call.query.get("symbol")
       const selected = symbol === undefined ? names : names.filter((name) => sameSymbol(name, symbol))
-      if (selected.length === 0) return yield* Result.fail(Params.notExist("symbol"))
+      if (selected.length === 0) return yield* Result.fail(Params.notExist(symbol ?? business))
       const marketMaker = call.key?.rpiMarketMaker ?? false
       return selected.map((name) => tradeRate(world.seed, business, name, marketMaker))
     })

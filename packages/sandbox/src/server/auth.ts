@@ -1,15 +1,17 @@
 /**
  * Request authentication as the exchange does it: the four `ACCESS-*`
- * headers, a 30-second timestamp window, and a signature over
+ * headers, a 30-second timestamp window, a signature over
  * `timestamp + METHOD + path + ("?" + query) + body`, where the query is taken
- * in the order sent with its values percent-decoded.
+ * in the order sent with its values percent-decoded, and the environment: a
+ * demo-trading key with `paptrading: 1`, any other key without it.
  *
  * @internal
  */
 import { createHmac, createPublicKey, type KeyObject, timingSafeEqual, verify } from "node:crypto"
 import type { DemoKey } from "../DemoKey.js"
+import type { Code } from "../internal/route/messages.js"
 import type { ApiFailure } from "../internal/route/params.js"
-import { failure } from "../internal/route/params.js"
+import { coded } from "../internal/route/params.js"
 import type { SignatureCheck } from "../RequestLog.js"
 
 const decode = (text: string): string => {
@@ -93,6 +95,8 @@ export interface CredentialHeaders {
   readonly passphrase: string | undefined
   readonly timestamp: string | undefined
   readonly contentType: string | undefined
+  /** The `paptrading` header: `"1"` asks for the demo-trading environment. */
+  readonly paptrading: string | undefined
 }
 
 /** The outcome of authentication. */
@@ -106,7 +110,9 @@ const WINDOW_MILLIS = 30_000
  * Authenticates a signed request. Checks, in order: key (40001), signature
  * (40002), passphrase (40011) and timestamp (40005) present; timestamp within
  * 30 s of server time (40008); key known (40006); passphrase right (40012);
- * JSON content type on POST (40007); signature valid (40009).
+ * JSON content type on POST (40007); signature valid (40009); the key's
+ * environment is the one asked for, demo trading (`paptrading: 1`) for a demo
+ * key and live for any other (40099, as live answers either mix-up).
  */
 export const authenticate = (options: {
   readonly headers: CredentialHeaders
@@ -118,25 +124,25 @@ export const authenticate = (options: {
   readonly verifiers: ReadonlyMap<string, Verifier>
 }): Outcome => {
   const { headers } = options
-  const reject = (code: string, msg: string, signature: SignatureCheck = "unchecked"): Outcome => ({
+  const reject = (code: Code, signature: SignatureCheck = "unchecked"): Outcome => ({
     _tag: "Rejected",
-    failure: failure(code, msg),
+    failure: coded(code),
     signature
   })
-  if (headers.key === undefined || headers.key === "") return reject("40001", "ACCESS_KEY cannot be empty")
-  if (headers.sign === undefined || headers.sign === "") return reject("40002", "ACCESS_SIGN cannot be empty")
+  if (headers.key === undefined || headers.key === "") return reject("40001")
+  if (headers.sign === undefined || headers.sign === "") return reject("40002")
   if (headers.passphrase === undefined || headers.passphrase === "") {
-    return reject("40011", "ACCESS_PASSPHRASE cannot be empty")
+    return reject("40011")
   }
   const timestamp = headers.timestamp ?? ""
   const millis = /^\d{1,16}$/.test(timestamp) ? Number(timestamp) : Number.NaN
-  if (!Number.isSafeInteger(millis)) return reject("40005", "Invalid ACCESS_TIMESTAMP")
-  if (Math.abs(options.now - millis) > WINDOW_MILLIS) return reject("40008", "Request timestamp expired")
+  if (!Number.isSafeInteger(millis)) return reject("40005")
+  if (Math.abs(options.now - millis) > WINDOW_MILLIS) return reject("40008")
   const found = options.verifiers.get(headers.key)
-  if (found === undefined) return reject("40006", "Invalid ACCESS_KEY")
-  if (found.key.passphrase !== headers.passphrase) return reject("40012", "apikey/password is incorrect")
+  if (found === undefined) return reject("40006")
+  if (found.key.passphrase !== headers.passphrase) return reject("40012")
   if (options.method === "POST" && !(headers.contentType ?? "").toLowerCase().startsWith("application/json")) {
-    return reject("40007", "Invalid Content_Type, please use `application/json` format")
+    return reject("40007")
   }
   const message = prehash({
     timestamp,
@@ -145,7 +151,8 @@ export const authenticate = (options: {
     query: options.signedQuery,
     body: options.body
   })
-  return found.verify(message, headers.sign)
+  if (!found.verify(message, headers.sign)) return reject("40009", "invalid")
+  return found.key.demo === (headers.paptrading === "1")
     ? { _tag: "Authenticated", key: found.key }
-    : reject("40009", "sign signature error", "invalid")
+    : reject("40099", "valid")
 }

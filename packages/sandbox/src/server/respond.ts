@@ -1,21 +1,22 @@
 /**
  * The pipeline every route runs through after its fault: the address
  * ceiling, authentication, the route's frequency limit, the body, the
- * operation and the envelope. It runs synchronously, so each request sees and
- * makes atomic changes.
+ * operation and the envelope (an error's message in the language of the
+ * `locale` header). It runs synchronously, so each request sees and makes
+ * atomic changes.
  *
  * @internal
  */
 import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import type { DemoKey } from "../DemoKey.js"
+import { variant } from "../internal/data/shapes.js"
 import { MINUTE } from "../internal/data/time.js"
 import type { Definition } from "../internal/route/define.js"
-import type { ApiFailure } from "../internal/route/params.js"
-import { failure, Query } from "../internal/route/params.js"
+import { localize } from "../internal/route/messages.js"
+import { ApiFailure, coded, Query, verification } from "../internal/route/params.js"
 import type { SignatureCheck } from "../RequestLog.js"
 import type { RouteInfo } from "../Route.js"
-import { variant } from "../internal/data/shapes.js"
 import type { Answer, RequestTime } from "./answer.js"
 import { failed, success, tooMany } from "./answer.js"
 import type { CredentialHeaders, Verifier } from "./auth.js"
@@ -65,7 +66,8 @@ const credentialsOf = (headers: Incoming["headers"]): CredentialHeaders => ({
   sign: header(headers, "access-sign"),
   passphrase: header(headers, "access-passphrase"),
   timestamp: header(headers, "access-timestamp"),
-  contentType: header(headers, "content-type")
+  contentType: header(headers, "content-type"),
+  paptrading: header(headers, "paptrading")
 })
 
 /**
@@ -86,7 +88,12 @@ const withinCeiling = (state: State, remote: string, now: number): boolean => {
   return false
 }
 
-/** Authenticates a signed call (or an identified one that signs); reads the key of an identified one. */
+/**
+ * Authenticates a signed call, and any other call that carries a signature
+ * (whether the live exchange checks one sent to a public route is unknown:
+ * checking it makes a client with broken credentials fail here rather than
+ * live); reads the key of an identified one.
+ */
 const identify = (
   verifiers: ReadonlyMap<string, Verifier>,
   access: RouteInfo["access"],
@@ -95,7 +102,7 @@ const identify = (
   now: number
 ): Result.Result<Caller, Refusal> => {
   const headers = credentialsOf(request.headers)
-  if (access === "signed" || (access === "identified" && headers.sign !== undefined)) {
+  if (access === "signed" || headers.sign !== undefined) {
     const { body, method, path } = request
     const outcome = authenticate({ headers, method, path, signedQuery, body, now, verifiers })
     return outcome._tag === "Rejected" ? Result.fail(outcome) : Result.succeed({ key: outcome.key, signature: "valid" })
@@ -105,7 +112,7 @@ const identify = (
   }
   const key = verifiers.get(headers.key)?.key
   return key === undefined
-    ? Result.fail({ failure: failure("40006", "Invalid ACCESS_KEY"), signature: "unchecked" })
+    ? Result.fail({ failure: coded("40006"), signature: "unchecked" })
     : Result.succeed({ key, signature: "unchecked" })
 }
 
@@ -134,11 +141,11 @@ const bodyOf = (
   try {
     parsed = JSON.parse(text)
   } catch {
-    return Result.fail(failure("40017", "Parameter verification failed body is not valid JSON"))
+    return Result.fail(verification("body is not valid JSON"))
   }
   return Predicate.isReadonlyObject(parsed)
     ? Result.succeed(parsed)
-    : Result.fail(failure("40017", "Parameter verification failed body must be a JSON object"))
+    : Result.fail(verification("body must be a JSON object"))
 }
 
 /** Salt of the draw of `requestTime`'s shape. */
@@ -150,6 +157,14 @@ const requestTimeOf = (state: State, route: RouteInfo, now: number): RequestTime
     variant(state.options.shapes, state.world.seed, REQUEST_TIME_SALT, state.nextAnswer())
     ? String(now)
     : now
+
+/** An error answer with its message in the language of the request's `locale` header (English by default). */
+const inLocale = (error: ApiFailure, request: Incoming): ApiFailure =>
+  new ApiFailure({
+    status: error.status,
+    code: error.code,
+    msg: localize(error.code, error.msg, header(request.headers, "locale"))
+  })
 
 /** Runs one request through the pipeline. */
 export const respond = (
@@ -165,7 +180,8 @@ export const respond = (
   const query = parseQuery(request.rawQuery)
   const caller = identify(verifiers, route.access, request, query.signed, now)
   if (Result.isFailure(caller)) {
-    return { answer: failed(now, caller.failure.failure), signature: caller.failure.signature, rateLimited: false }
+    const answer = failed(now, inLocale(caller.failure.failure, request))
+    return { answer, signature: caller.failure.signature, rateLimited: false }
   }
   const { key, signature } = caller.success
   const headers = withinLimit(state, route, key, request.remote, now)
@@ -176,7 +192,7 @@ export const respond = (
   )
   const requestTime = requestTimeOf(state, route, now)
   const answer = Result.match(result, {
-    onFailure: (error) => failed(requestTime, error, headers),
+    onFailure: (error) => failed(requestTime, inLocale(error, request), headers),
     onSuccess: (data) => success(requestTime, data, headers)
   })
   return { answer, signature, rateLimited: false }

@@ -11,8 +11,8 @@ import type { AccountState } from "../internal/data/accounts.js"
 import * as Accounts from "../internal/data/accounts.js"
 import type { World } from "../internal/data/world.js"
 import type { Entry, Stats } from "../RequestLog.js"
-import type { Shapes } from "../Shapes.js"
 import type { RouteName } from "../Route.js"
+import type { Shapes } from "../Shapes.js"
 import { SlidingWindow } from "./limiter.js"
 
 /** What `reset` restores. */

@@ -5,10 +5,12 @@
  * @internal
  */
 import type { ProductType } from "../../Account.js"
+import type { Shapes } from "../../Shapes.js"
 import { fixed, round, trimmed } from "./format.js"
 import { Draw, hash, hashString } from "./hash.js"
 import type { FuturesSymbol } from "./market.js"
 import { priceAt } from "./market.js"
+import { variant } from "./shapes.js"
 import { DAY, HOUR } from "./time.js"
 import * as Timeline from "./timeline.js"
 
@@ -57,6 +59,8 @@ export interface Dataset {
   readonly symbols: ReadonlyArray<readonly [FuturesSymbol, number]>
   readonly posMode: "hedge_mode" | "one_way_mode"
   readonly timeline: Timeline.Timeline
+  /** Whether records vary in shape where live ones do. */
+  readonly shapes: Shapes
 }
 
 /** Builds the data set. */
@@ -66,6 +70,7 @@ export const make = (options: {
   readonly size: number
   readonly productType: ProductType
   readonly symbols: ReadonlyArray<FuturesSymbol>
+  readonly shapes: Shapes
 }): Dataset => ({
   seed: options.seed,
   anchor: options.anchor,
@@ -78,7 +83,8 @@ export const make = (options: {
     newest: options.anchor - 30_000,
     span: historyDays * DAY - 120_000,
     idBase: 1_180_000_000_000_000_000n + BigInt(hash(options.seed, 3) % 1000) * 1_000_000_000_000n
-  })
+  }),
+  shapes: options.shapes
 })
 
 const symbolOf = (self: Dataset, i: number): FuturesSymbol => Draw.at(self.seed, 71, i).weighted(self.symbols)
@@ -118,7 +124,18 @@ const clientOidOf = (self: Dataset, i: number): string => {
     : (id + CLIENT_OID_OFFSET).toString()
 }
 
-/** The JSON record of order `i`. */
+/** Salt of the draw leaving `posAvg` out of a record, as both live captures do (the doc example has it). */
+const POS_AVG_SALT = 91
+
+/** Salt of the draw leaving `reduceOnly` out of a record, as the doc example does (both live captures have it). */
+const REDUCE_ONLY_SALT = 97
+
+/**
+ * The JSON record of order `i`. In hedge mode `side` is the position's
+ * direction (a close of a long is a `buy`), as the exchange writes it; closes
+ * are reduce-only in both modes; under `varied` some records leave `posAvg`
+ * (or `reduceOnly`) out.
+ */
 export const record = (self: Dataset, i: number) => {
   const draw = Draw.at(self.seed, 75, i)
   const future = symbolOf(self, i)
@@ -129,7 +146,8 @@ export const record = (self: Dataset, i: number) => {
   const hedge = self.posMode === "hedge_mode"
   const closing = source !== "normal" && source !== "market" ? true : draw.chance(0.45)
   const long = draw.chance(0.5)
-  const side = closing === long ? "sell" : "buy"
+  // hedge mode: the position's direction (a close of a long is a "buy"); one-way: the trade's (it sells)
+  const side = hedge ? (long ? "buy" : "sell") : closing === long ? "sell" : "buy"
   const liquidation = source === "liquidation"
   const tradeSide = hedge
     ? liquidation ? (long ? "burst_close_long" : "burst_close_short") : closing ? "close" : "open"
@@ -158,7 +176,7 @@ export const record = (self: Dataset, i: number) => {
     clientOid: clientOidOf(self, i),
     baseVolume: filled ? trimmed(size, qDecimals) : "0",
     fee: filled ? money(-quote * (market ? 0.0006 : 0.0002)) : "0",
-    price: market ? "0" : fixed(price, decimals),
+    price: market ? "" : fixed(price, decimals),
     priceAvg: filled ? fixed(fillPrice, decimals) : "",
     status: filled ? "filled" : "canceled",
     side,
@@ -169,7 +187,7 @@ export const record = (self: Dataset, i: number) => {
     quoteVolume: filled ? fixed(quote, 4) : "0",
     leverage: String(draw.pick([3, 5, 10, 20, 25, 50])),
     marginMode: draw.chance(0.7) ? "crossed" : "isolated",
-    reduceOnly: closing && !hedge ? "YES" : "NO",
+    ...(variant(self.shapes, self.seed, REDUCE_ONLY_SALT, i, 0.2) ? {} : { reduceOnly: closing ? "YES" : "NO" }),
     enterPointSource: enterPointOf(self, i, source),
     tradeSide,
     posMode: self.posMode,
@@ -179,7 +197,9 @@ export const record = (self: Dataset, i: number) => {
     uTime: String(uTime),
     presetStopSurplusPrice: preset ? fixed(round(price * (long ? 1.1 : 0.9), decimals), decimals) : "",
     presetStopLossPrice: preset ? fixed(round(price * (long ? 0.95 : 1.05), decimals), decimals) : "",
-    posAvg: closing && filled ? fixed(posAvg, decimals) : ""
+    ...(variant(self.shapes, self.seed, POS_AVG_SALT, i)
+      ? {}
+      : { posAvg: closing && filled ? fixed(posAvg, decimals) : "" })
   }
 }
 

@@ -6,8 +6,10 @@
  * @internal
  */
 import type { ProductType } from "../../Account.js"
+import type { Shapes } from "../../Shapes.js"
 import { padded, round, trimmed } from "./format.js"
 import { Draw, hash, hashString } from "./hash.js"
+import { variant } from "./shapes.js"
 import { DAY, HOUR } from "./time.js"
 
 /** A spot symbol with its JSON record. */
@@ -85,8 +87,35 @@ const clamp = (value: number, min: number, max: number) => Math.min(max, Math.ma
 
 const pricePrecisionOf = (price: number) => clamp(6 - Math.floor(Math.log10(price)), 0, 10)
 
-/** Builds the spot symbol universe: the well-known pairs first, then generated ones. */
-export const makeSymbols = (seed: number, count: number, anchor: number): ReadonlyArray<SpotSymbol> => {
+/** Salt of the caps on an order's value, fields only newer answers carry. */
+const ORDER_VALUE_SALT = 92
+
+/** Salt of the draw serving a symbol in the older live shape. */
+const OLDER_SHAPE_SALT = 93
+
+/** The share of symbols in the older shape under `varied`. */
+const OLDER_SHAPE_SHARE = 0.3
+
+/** The caps on one order's value in the quote coin (`maxLimitOrderValue`, `maxMarketOrderValue`) of symbol `i`. */
+const orderValueCaps = (seed: number, i: number, quote: string) => {
+  const draw = Draw.at(seed, ORDER_VALUE_SALT, i)
+  const market = draw.pick([50_000, 100_000, 200_000, 500_000, 1_000_000]) / (quoteUsd[quote] ?? 1)
+  const limit = market * draw.pick([2, 5, 10])
+  return { maxLimitOrderValue: trimmed(limit, 8), maxMarketOrderValue: trimmed(market, 8) }
+}
+
+/**
+ * Builds the spot symbol universe: the well-known pairs first, then generated
+ * ones. Under `varied` a share of the records take the older live shape,
+ * without `areaSymbol`, `orderQuantity`, `openTime`, `offTime` and the order
+ * value caps.
+ */
+export const makeSymbols = (
+  seed: number,
+  count: number,
+  anchor: number,
+  shapes: Shapes
+): ReadonlyArray<SpotSymbol> => {
   const out: Array<SpotSymbol> = []
   const taken = new Set<string>()
   const total = Math.max(count, wellKnown.length)
@@ -123,6 +152,25 @@ export const makeSymbols = (seed: number, count: number, anchor: number): Readon
     const takerFee = makerFee === "0" ? "0.001" : makerFee
     const offTime = status === "offline" || status === "halt" ? String(anchor - draw.int(1, 400) * DAY) : ""
     const ratio = draw.pick([0.05, 0.1, 0.2, 0.5])
+    const older = {
+      symbol,
+      baseCoin: base,
+      quoteCoin: quote,
+      minTradeAmount: padded(0, 0),
+      maxTradeAmount: padded(900_000_000_000_000_000_000, 0),
+      takerFeeRate: takerFee,
+      makerFeeRate: makerFee,
+      pricePrecision: String(pricePrecision),
+      quantityPrecision: String(quantityPrecision),
+      quotePrecision: String(clamp(pricePrecision + draw.int(0, 2), 0, 12)),
+      status,
+      minTradeUSDT: draw.pick(["1", "5", "10"]),
+      buyLimitPriceRatio: padded(ratio, 2),
+      sellLimitPriceRatio: padded(ratio, 2)
+    }
+    const orderQuantity = draw.pick(["200", "400", "1000"])
+    const areaSymbol = draw.chance(0.08) ? "yes" : "no"
+    const openTime = String(anchor - draw.int(30, 2500) * DAY)
     out.push({
       symbol,
       baseCoin: base,
@@ -131,26 +179,9 @@ export const makeSymbols = (seed: number, count: number, anchor: number): Readon
       pricePrecision,
       quantityPrecision,
       basePrice: price,
-      record: {
-        symbol,
-        baseCoin: base,
-        quoteCoin: quote,
-        minTradeAmount: padded(0, 0),
-        maxTradeAmount: padded(900_000_000_000_000_000_000, 0),
-        takerFeeRate: takerFee,
-        makerFeeRate: makerFee,
-        pricePrecision: String(pricePrecision),
-        quantityPrecision: String(quantityPrecision),
-        quotePrecision: String(clamp(pricePrecision + draw.int(0, 2), 0, 12)),
-        minTradeUSDT: draw.pick(["1", "5", "10"]),
-        status,
-        buyLimitPriceRatio: padded(ratio, 2),
-        sellLimitPriceRatio: padded(ratio, 2),
-        orderQuantity: draw.pick(["200", "400", "1000"]),
-        areaSymbol: draw.chance(0.08) ? "yes" : "no",
-        offTime,
-        openTime: String(anchor - draw.int(30, 2500) * DAY)
-      }
+      record: variant(shapes, seed, OLDER_SHAPE_SALT, i, OLDER_SHAPE_SHARE)
+        ? older
+        : { ...older, areaSymbol, orderQuantity, openTime, offTime, ...orderValueCaps(seed, i, quote) }
     })
   }
   return out

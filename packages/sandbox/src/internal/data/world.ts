@@ -30,7 +30,7 @@ export class World {
     /** Whether records vary in shape where live ones do (see `Shapes`). */
     readonly shapes: Shapes = "varied"
   ) {
-    this.symbols = makeSymbols(seed, sizes.symbols, anchor)
+    this.symbols = makeSymbols(seed, sizes.symbols, anchor, shapes)
     this.symbolsByName = new Map(this.symbols.map((s) => [s.symbol.toUpperCase(), s]))
     this.futures = makeFutures(this.symbols)
   }
@@ -93,7 +93,8 @@ export class World {
         anchor: this.anchor,
         size: Math.ceil(this.sizes.futuresOrders / divisor),
         productType,
-        symbols: this.futures.get(productType) ?? []
+        symbols: this.futures.get(productType) ?? [],
+        shapes: this.shapes
       })
       this.futuresSets.set(cacheKey, set)
     }

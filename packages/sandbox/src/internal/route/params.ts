@@ -5,6 +5,7 @@
  */
 import * as Data from "effect/Data"
 import * as Result from "effect/Result"
+import * as Messages from "./messages.js"
 
 /** An error answer: HTTP status, exchange code and message, `data: null`. */
 export class ApiFailure extends Data.TaggedError("ApiFailure")<{
@@ -16,20 +17,27 @@ export class ApiFailure extends Data.TaggedError("ApiFailure")<{
 /** An HTTP 400 error answer. */
 export const failure = (code: string, msg: string): ApiFailure => new ApiFailure({ status: 400, code, msg })
 
+/** An HTTP 400 error answer with the exchange's message of its code, the values filled in. */
+export const coded = (code: Messages.Code, ...values: ReadonlyArray<string | number>): ApiFailure =>
+  failure(code, Messages.english(code, ...values))
+
 /** 40019: a required parameter is missing or blank. */
-export const missing = (name: string) => failure("40019", `Parameter ${name} cannot be empty`)
+export const missing = (name: string) => coded("40019", name)
 
 /** 40020: a parameter has a value outside its enum or format. */
-export const invalid = (name: string) => failure("40020", `Parameter ${name} error`)
+export const invalid = (name: string) => coded("40020", name)
 
 /** 40017: a rule across parameters is broken. */
-export const verification = (detail: string) => failure("40017", `Parameter verification failed ${detail}`)
+export const verification = (detail: string) => coded("40017", detail)
 
-/** 40053: a value is outside its allowed range. */
-export const outOfRange = () => failure("40053", "Value range verification failed")
+/** 40053: a value is outside its allowed range, which the message states ("limit should be between 1 and 500"). */
+export const outOfRange = (name: string, min: number, max: number) => coded("40053", name, min, max)
 
-/** 40034: the named thing (a symbol) does not exist. */
-export const notExist = (name: string) => failure("40034", `Parameter ${name} does not exist`)
+/**
+ * 40034: the value sent (a symbol) does not exist. The message names the
+ * value, as live: "Parameter NOTACOINUSDT does not exist".
+ */
+export const notExist = (value: string) => coded("40034", value)
 
 /** Decoded query parameters (the first of repeated names wins). */
 export class Query {
@@ -97,7 +105,7 @@ export const limit = (
   if (value === undefined) return Result.succeed(options.fallback)
   if (!/^-?\d{1,12}$/.test(value)) return Result.fail(invalid("limit"))
   const parsed = Number(value)
-  return parsed < 1 || parsed > options.max ? Result.fail(outOfRange()) : Result.succeed(parsed)
+  return parsed < 1 || parsed > options.max ? Result.fail(outOfRange("limit", 1, options.max)) : Result.succeed(parsed)
 }
 
 /** A positive decimal string. */
