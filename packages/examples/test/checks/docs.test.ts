@@ -178,6 +178,41 @@ describe("the lists of operations", () => {
   })
 })
 
+describe("the sandbox's fidelity table", () => {
+  const header = "| behaviour | the sandbox | the live exchange | evidence | status |"
+  const guide = read("docs/sandbox.md")
+  const fidelity = guide.slice(guide.indexOf("\n## Fidelity") + 1)
+  /** The rows of every table under "Fidelity", as cells. */
+  const rows = fidelity.split("\n## ")[0]!.split("\n")
+    .filter((line) => line.startsWith("| ") && line !== header && !line.startsWith("|---"))
+    .map((line) => line.slice(2, -2).split(" | "))
+  /** A source a reader can follow: a link, or an issue, pull request or file of a public repository. */
+  const source = /\]\([^)]+\)|\b[\w.-]+\/[\w.-]+#\d+|\b[\w.-]+\/[\w.-]+ `[^`]+`/
+
+  it("has rows of five cells: behaviour, sandbox, live, evidence and a status of verified, inferred or unknown", () => {
+    assert.isAbove(rows.length, 30, "docs/sandbox.md: no fidelity table under ## Fidelity")
+    for (const cells of rows) {
+      assert.strictEqual(cells.length, 5, `docs/sandbox.md: a fidelity row without five cells: ${cells.join(" | ")}`)
+      const [behaviour, sandbox, live, evidence, status] = cells as [string, string, string, string, string]
+      assert.oneOf(status, ["verified", "inferred", "unknown"], `docs/sandbox.md: ${behaviour}: status`)
+      for (const cell of [sandbox, live, evidence]) assert.isAbove(cell.trim().length, 0, `${behaviour}: empty cell`)
+      if (status !== "unknown") {
+        assert.match(evidence, source, `docs/sandbox.md: ${behaviour} is ${status} without a source to follow`)
+      }
+    }
+  })
+
+  it("names every route, and cites every captured answer kept as a fixture", () => {
+    const table = rows.map((cells) => cells.join(" | ")).join("\n")
+    for (const route of Route.routes) {
+      assert.include(table, `\`${route.name}\``, `docs/sandbox.md: no fidelity row names the route ${route.name}`)
+    }
+    for (const fixture of readdirSync(join(root, "packages/sandbox/test/fixtures/live"))) {
+      assert.include(table, `(../packages/sandbox/test/fixtures/live/${fixture})`, `no fidelity row cites ${fixture}`)
+    }
+  })
+})
+
 describe("the supported platform", () => {
   it("the workspace's own Node is one version, named alike in package.json and pnpm-workspace.yaml", () => {
     const manifest = JSON.parse(read("package.json")) as {
