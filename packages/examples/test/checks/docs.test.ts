@@ -163,6 +163,13 @@ describe("the lists of operations", () => {
     }
   })
 
+  it("the README names every BITGET_* variable the configuration reads", () => {
+    const readme = read("README.md")
+    const variables = new Set(read("packages/core/src/BitgetConfig.ts").match(/\bBITGET_[A-Z_]+\b/g))
+    assert.isAtLeast(variables.size, 13)
+    for (const name of variables) assert.include(readme, `\`${name}\``, `README.md does not name ${name}`)
+  })
+
   it("the architecture names every module of an endpoint", () => {
     const architecture = read("docs/architecture.md")
     for (const { name } of operationModules) {
