@@ -338,18 +338,19 @@ const allFailed = (request: BatchCancelRequest, code: string, msg: string): Batc
  * ```ts
  * import { BatchCancel, BitgetMock } from "@bitget-effect/core"
  * import { Effect, Option } from "effect"
+ * import { deepStrictEqual, strictEqual } from "node:assert"
  *
  * const program = BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "1201" }, { orderId: "1202" }] })
  *
  * // Here a mock answers: 1201 is cancelled, 1202 is in neither list.
- * const answer = new BatchCancel.BatchCancelResponse({
- *   successList: [new BatchCancel.CancelledOrder({ orderId: "1201", clientOid: Option.none() })],
+ * const answer = BatchCancel.BatchCancelResponse.make({
+ *   successList: [BatchCancel.CancelledOrder.make({ orderId: "1201", clientOid: Option.none() })],
  *   failureList: []
  * })
  * const mock = BitgetMock.layer(BitgetMock.succeed(BatchCancel.endpoint, answer))
  * const result = Effect.runSync(Effect.provide(program, mock))
- * assert.strictEqual(result.allCancelled, false)
- * assert.deepStrictEqual(result.unconfirmed.map((order) => order.orderId), [Option.some("1202")])
+ * strictEqual(result.allCancelled, false)
+ * deepStrictEqual(result.unconfirmed.map((order) => order.orderId), [Option.some("1202")])
  * ```
  *
  * @since 0.1.0

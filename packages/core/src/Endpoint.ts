@@ -7,7 +7,7 @@
  */
 import type * as Duration from "effect/Duration"
 import type * as Result from "effect/Result"
-import type * as Schema from "effect/Schema"
+import * as Schema from "effect/Schema"
 import type { BitgetError, BitgetPublicError } from "./BitgetError.js"
 import { decoder as decoderOf } from "./internal/decoder.js"
 
@@ -26,8 +26,11 @@ export type RateLimitScope = "uid" | "ip"
  * @category models
  */
 export interface RateLimit {
+  /** The calls allowed in any `window`: Bitget's "20 times/1s" is `limit: 20`. */
   readonly limit: number
+  /** The span the limit counts over: `"1 second"`, `"1 minute"` (any `Duration.Input`). */
   readonly window: Duration.Input
+  /** Whom the limit counts (see `RateLimitScope`): Bitget's "(UID)" is `uid`, "(IP)" is `ip`. */
   readonly scope: RateLimitScope
 }
 
@@ -87,13 +90,31 @@ export interface Bounds {
   readonly enums?: { readonly [field: string]: ReadonlyArray<string> }
 }
 
-interface Common<A, EA, Au extends Auth> {
-  /** A stable name, e.g. `spot.batchCancelOrders`; used in errors, spans and limiter keys. */
+/**
+ * The fields of every endpoint descriptor, GET or POST.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Common<A, EA, Au extends Auth> {
+  /**
+   * A stable name, e.g. `spot.batchCancelOrders`: it names the call in errors,
+   * spans and metrics, keys its rate-limit bucket, and picks its entry of
+   * `retry.endpoints` in the configuration.
+   */
   readonly name: string
+  /** The path after the base URL, query excluded: `/api/v2/spot/market/tickers`. */
   readonly path: string
-  /** Whether calls are signed (see `Auth`). */
+  /** Whether calls are signed (see `Auth`); a `public` endpoint's calls never fail with `BitgetSignerError`. */
   readonly auth: Au
+  /**
+   * The exchange's limit for the endpoint, which the client keeps to before
+   * sending (see `RateLimit`). There is no default: take it from the
+   * endpoint's page of Bitget's API docs, since a limit above the exchange's
+   * earns 429s.
+   */
   readonly rateLimit: RateLimit
+  /** Which failures a call may be retried on (see `Idempotency`). */
   readonly idempotency: Idempotency
   /** What the exchange bounds in a request (see `Bounds`); absent when nothing is. */
   readonly bounds?: Bounds
@@ -111,6 +132,7 @@ export interface Get<I, A, EI extends object = QueryParams, EA = unknown, Au ext
   extends Common<A, EA, Au>
 {
   readonly method: "GET"
+  /** Encodes a call's input to its query parameters (strings; `undefined` ones are left out). */
   readonly request: Schema.Codec<I, EI>
 }
 
@@ -124,6 +146,7 @@ export interface Post<I, A, EI extends object = object, EA = unknown, Au extends
   extends Common<A, EA, Au>
 {
   readonly method: "POST"
+  /** Encodes a call's input to its JSON body. */
   readonly request: Schema.Codec<I, EI>
 }
 
@@ -138,7 +161,34 @@ export type Endpoint<I, A, EI extends object = object, EA = unknown, Au extends 
   | Post<I, A, EI, EA, Au>
 
 /**
- * Describes a GET endpoint.
+ * Describes a GET endpoint from every field of `Get` but `method`: an
+ * endpoint the library does not ship is called as its own are, by
+ * `BitgetClient.execute`, with the same signing, rate limits, retries, spans
+ * and typed errors (docs/custom-endpoints.md).
+ *
+ * @example
+ * ```ts
+ * import { BitgetClient, BitgetMock, Endpoint, Schemas } from "@bitget-effect/core"
+ * import { BigDecimal, Effect, Schema } from "effect"
+ * import { strictEqual } from "node:assert"
+ *
+ * const tickers = Endpoint.get({
+ *   name: "spot.tickers",
+ *   path: "/api/v2/spot/market/tickers",
+ *   auth: "public",
+ *   rateLimit: { limit: 20, window: "1 second", scope: "ip" }, // Bitget's "20 times/1s (IP)"
+ *   idempotency: "idempotent",
+ *   request: Schema.Struct({ symbol: Schema.optionalKey(Schema.String) }),
+ *   response: Schema.Array(Schema.Struct({ symbol: Schema.String, lastPr: Schemas.Decimal }))
+ * })
+ *
+ * // Here a mock answers; `BitgetNode.layer` would send the call.
+ * const mock = BitgetMock.layer(
+ *   BitgetMock.succeed(tickers, [{ symbol: "BTCUSDT", lastPr: BigDecimal.fromStringUnsafe("97000.5") }])
+ * )
+ * const [btc] = Effect.runSync(Effect.provide(BitgetClient.execute(tickers, { symbol: "BTCUSDT" }), mock))
+ * strictEqual(Schemas.formatDecimal(btc.lastPr), "97000.5")
+ * ```
  *
  * @since 0.1.0
  * @category constructors
@@ -148,7 +198,8 @@ export const get = <I, A, EI extends QueryParams, EA, Au extends Auth>(
 ): Get<I, A, EI, EA, Au> => ({ ...descriptor, method: "GET" })
 
 /**
- * Describes a POST endpoint.
+ * Describes a POST endpoint from every field of `Post` but `method`; its
+ * request schema encodes the JSON body (see `get`).
  *
  * @since 0.1.0
  * @category constructors
@@ -156,6 +207,96 @@ export const get = <I, A, EI extends QueryParams, EA, Au extends Auth>(
 export const post = <I, A, EI extends object, EA, Au extends Auth>(
   descriptor: Omit<Post<I, A, EI, EA, Au>, "method">
 ): Post<I, A, EI, EA, Au> => ({ ...descriptor, method: "POST" })
+
+/**
+ * The input of a raw GET (see `raw`): its query parameters, as sent.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type RawQuery = { readonly [key: string]: string }
+
+/**
+ * The input of a raw POST (see `raw`): its JSON body.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type RawBody = Schema.JsonObject
+
+/**
+ * What `raw` needs to know of an endpoint (the fields as in `Common`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface RawOptions<M extends "GET" | "POST", Au extends Auth> {
+  /** `GET` sends the input as the query, `POST` as the JSON body. */
+  readonly method: M
+  /** The path after the base URL, query excluded: `/api/v2/spot/market/tickers`. */
+  readonly path: string
+  /** The name in errors, spans, metrics, rate-limit buckets and `retry.endpoints` (default: the method and path). */
+  readonly name?: string
+  /** Whether calls are signed (see `Auth`). */
+  readonly auth: Au
+  /** The exchange's limit for the endpoint (see `RateLimit`); no default: take it from the endpoint's page. */
+  readonly rateLimit: RateLimit
+  /** Which failures a call may be retried on (see `Idempotency`). */
+  readonly idempotency: Idempotency
+}
+
+/**
+ * The descriptor `raw` makes: its input is a `RawQuery` (GET) or a
+ * `RawBody` (POST), its answer the envelope's `data` as JSON.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Raw<M extends "GET" | "POST", Au extends Auth> = M extends "GET"
+  ? Get<RawQuery, Schema.Json, RawQuery, Schema.Json, Au>
+  : Post<RawBody, Schema.Json, RawBody, Schema.Json, Au>
+
+const rawQuery: Schema.Codec<RawQuery> = Schema.Record(Schema.String, Schema.String)
+
+
+/**
+ * Describes an endpoint without schemas, for a call whose answer you would
+ * rather read as JSON than describe: a GET takes its query as strings, a POST
+ * its body as JSON, and the call returns the `data` of the answer's envelope
+ * as it came. Signing, rate limits, retries, spans and typed errors are those
+ * of any endpoint; only the decoding is left to you.
+ *
+ * @example
+ * ```ts
+ * import { BitgetClient, BitgetMock, Endpoint } from "@bitget-effect/core"
+ * import { Effect } from "effect"
+ * import { deepStrictEqual } from "node:assert"
+ *
+ * const tickers = Endpoint.raw({
+ *   method: "GET",
+ *   path: "/api/v2/spot/market/tickers",
+ *   auth: "public",
+ *   rateLimit: { limit: 20, window: "1 second", scope: "ip" }, // Bitget's "20 times/1s (IP)"
+ *   idempotency: "idempotent"
+ * })
+ *
+ * // Here a mock answers; `BitgetNode.layer` would send the call.
+ * const mock = BitgetMock.layer(BitgetMock.succeed(tickers, [{ symbol: "BTCUSDT", lastPr: "97000.5" }]))
+ * const data = Effect.runSync(Effect.provide(BitgetClient.execute(tickers, { symbol: "BTCUSDT" }), mock))
+ * deepStrictEqual(data, [{ symbol: "BTCUSDT", lastPr: "97000.5" }])
+ * ```
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const raw = <M extends "GET" | "POST", Au extends Auth>(options: RawOptions<M, Au>): Raw<M, Au> => {
+  const { method, name, ...fields } = options
+  const common = { ...fields, name: name ?? label(options), response: Schema.Json }
+  const descriptor: Raw<"GET" | "POST", Au> = method === "GET"
+    ? get({ ...common, request: rawQuery })
+    : post({ ...common, request: Schema.JsonObject })
+  return descriptor as Raw<M, Au>
+}
 
 /**
  * Whether a value is an endpoint descriptor (as `get` and `post` make them).
@@ -179,9 +320,10 @@ export const isEndpoint = (u: unknown): u is Endpoint<unknown, unknown, object, 
  * @example
  * ```ts
  * import * as Core from "@bitget-effect/core"
+ * import { ok } from "node:assert"
  *
  * const names = Core.Endpoint.collect(Core).map((endpoint) => endpoint.name)
- * assert.ok(names.includes("tax.spotRecords"))
+ * ok(names.includes("tax.spotRecords"))
  * ```
  *
  * @since 0.2.0
@@ -215,10 +357,11 @@ export const label = (endpoint: { readonly method: string; readonly path: string
  * @example
  * ```ts
  * import * as Core from "@bitget-effect/core"
+ * import { ok } from "node:assert"
  *
  * const lines = Core.Endpoint.gaps(Core.Endpoint.collect(Core), { "tax.spotRecords": 1, "spot.coins": 2 })
- * assert.ok(lines.includes("no entry for spot.symbols (GET /api/v2/spot/public/symbols)"))
- * assert.ok(lines.includes("an entry for spot.coins, which no endpoint has"))
+ * ok(lines.includes("no entry for spot.symbols (GET /api/v2/spot/public/symbols)"))
+ * ok(lines.includes("an entry for spot.coins, which no endpoint has"))
  * ```
  *
  * @since 0.2.0
@@ -250,10 +393,11 @@ export const gaps = (
  * ```ts
  * import { Endpoint, Symbols } from "@bitget-effect/core"
  * import { Result } from "effect"
+ * import { strictEqual } from "node:assert"
  *
  * const decode = Endpoint.decoder(Symbols.endpoint)
  * const pairs = decode([{ symbol: "BTCUSDT", baseCoin: "BTC", quoteCoin: "USDT", status: "online" }])
- * assert.strictEqual(Result.isFailure(pairs), true) // a pair needs more fields than these
+ * strictEqual(Result.isFailure(pairs), true) // a pair needs more fields than these
  * ```
  *
  * @since 0.1.0

@@ -64,6 +64,7 @@ export const Observer = Context.Reference<((progress: StreamProgress) => Effect.
  * ```ts
  * import { BitgetMock, StreamProgress, TaxRecords } from "@bitget-effect/core"
  * import { DateTime, Effect, Option, Stream } from "effect"
+ * import { strictEqual } from "node:assert"
  *
  * const program = Effect.gen(function*() {
  *   const end = yield* DateTime.now
@@ -74,10 +75,10 @@ export const Observer = Context.Reference<((progress: StreamProgress) => Effect.
  *   )
  *   const last = reports[reports.length - 1]
  *   // 90 days are three 30-day windows, each read in one (empty) page
- *   assert.strictEqual(last.windowsDone, 3)
- *   assert.strictEqual(last.windowsTotal, 3)
- *   assert.strictEqual(last.pages, 3)
- *   assert.strictEqual(Option.isNone(last.window), true)
+ *   strictEqual(last.windowsDone, 3)
+ *   strictEqual(last.windowsTotal, 3)
+ *   strictEqual(last.pages, 3)
+ *   strictEqual(Option.isNone(last.window), true)
  * })
  *
  * Effect.runPromise(program.pipe(Effect.provide(BitgetMock.layer(BitgetMock.succeed(TaxRecords.endpoint, [])))))

@@ -105,6 +105,17 @@ export const leaf = (fast: Fast): FastDecodeBuild => () => fast
 
 const options: SchemaAST.ParseOptions = {}
 
+/**
+ * What Schema's own parsers answer for "the input, unchanged": a shared
+ * success whose value is an internal marker, not the input. Learnt from
+ * `Schema.Json`'s parser (the marker is not exported); a declaration that
+ * answers it decodes to its input.
+ */
+const unchanged: unknown = (() => {
+  const json = Schema.Json.ast as SchemaAST.Declaration
+  return json.run(json.typeParameters)(null, json, options)
+})()
+
 /** The value of an effect that is a settled success; anything else (a failure, an effect to run) bails. */
 const settled = (result: unknown): unknown => Exit.isExit(result) && Exit.isSuccess(result) ? result.value : bail
 
@@ -343,7 +354,11 @@ const body = (ast: SchemaAST.AST, compile: Compile): Fast | undefined => {
       return (input) => input
     case "Declaration": {
       const run = ast.run(ast.typeParameters)
-      return (input) => (input === absent ? absent : settled(run(input, ast, options)))
+      return (input) => {
+        if (input === absent) return absent
+        const result = run(input, ast, options)
+        return result === unchanged ? input : settled(result)
+      }
     }
     case "Objects":
       return objects(ast, compile)
