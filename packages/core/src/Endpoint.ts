@@ -258,7 +258,6 @@ export type Raw<M extends "GET" | "POST", Au extends Auth> = M extends "GET"
 
 const rawQuery: Schema.Codec<RawQuery> = Schema.Record(Schema.String, Schema.String)
 
-
 /**
  * Describes an endpoint without schemas, for a call whose answer you would
  * rather read as JSON than describe: a GET takes its query as strings, a POST
