@@ -10,9 +10,12 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { CliOutput, Command, TerminalCapabilities } from "effect/cli"
+import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Environment from "./internal/environment.js"
 import { exitCode, exitCodes, failureLines } from "./internal/exit.js"
 import * as ExportCommand from "./internal/exportCommand.js"
 
@@ -58,16 +61,20 @@ const services = Layer.provideMerge(TerminalCapabilities.layer, NodeServices.lay
  */
 export const run = (argv: ReadonlyArray<string>, version: string): Effect.Effect<void, unknown> =>
   Command.runWith(command, { version })(argv.slice(2)).pipe(
-    Effect.tapCause((cause) => Effect.forEach(failureLines(cause), (line) => Console.error(line), { discard: true })),
     Effect.provideService(CliOutput.Presenter, presenter),
-    Effect.provide(services)
+    Effect.provide(services),
+    // `TerminalCapabilities` dies when a variable it reads cannot be; that is a configuration error like any other
+    Effect.catchDefect((defect) => defect instanceof Config.ConfigError ? Effect.fail(defect) : Effect.die(defect)),
+    Effect.tapCause((cause) => Effect.forEach(failureLines(cause), (line) => Console.error(line), { discard: true }))
   )
 
 /**
  * Runs the command line (`process.argv`) as the main of the process, with
- * the `version` that `bitget --version` prints: Ctrl+C and SIGTERM interrupt
- * it (an export to a file writes its checkpoint first), and it exits with
- * the code its end calls for (see the module's description).
+ * the `version` that `bitget --version` prints, reading the environment one
+ * variable at a time (a variable the runtime will not let it read, as Deno
+ * without `--allow-env` for it, is a configuration error naming it): Ctrl+C
+ * and SIGTERM interrupt it (an export to a file writes its checkpoint first),
+ * and it exits with the code its end calls for (see the module's description).
  *
  * @since 0.1.0
  * @category running
@@ -81,8 +88,11 @@ export const main = (argv: ReadonlyArray<string>, version: string): void => {
   }
   process.on("SIGINT", onSignal)
   process.on("SIGTERM", onSignal)
-  NodeRuntime.runMain(run(argv, version), {
-    disableErrorReporting: true,
-    teardown: (exit, onExit) => onExit(exitCode(exit, signal))
-  })
+  NodeRuntime.runMain(
+    Effect.provideService(run(argv, version), ConfigProvider.ConfigProvider, Environment.provider()),
+    {
+      disableErrorReporting: true,
+      teardown: (exit, onExit) => onExit(exitCode(exit, signal))
+    }
+  )
 }

@@ -1,13 +1,13 @@
 /**
  * `bitget export` from a program: `plan` checks the values of a command line
  * (`<tax-records|futures-orders|p2p-orders> --from … [--to …]
- * [--product-type …] [--format csv|ndjson] [--out FILE [--resume]]
+ * [--product-type …] [--format csv|ndjson] [--out FILE [--resume] [--force]]
  * [--base-url URL] [--quiet]`) and `run` exports every record of the range,
  * oldest window first, as CSV or NDJSON on standard output or in a file. A
  * file appears only complete (written as `FILE.part`, renamed at the end); an
  * export that stops after some progress keeps `FILE.checkpoint.json`, and
- * `--resume` continues it. The configuration is checked before any file is
- * touched.
+ * `--resume` continues it. An existing `FILE` is replaced only with `--force`
+ * (or `--resume`). The configuration is checked before any file is touched.
  *
  * @since 0.1.0
  */
@@ -98,6 +98,8 @@ export interface ExportArgs {
   readonly format: Option.Option<Format>
   readonly out: Option.Option<string>
   readonly resume: boolean
+  /** Replace `--out FILE` if it exists. */
+  readonly force: boolean
   readonly baseUrl: Option.Option<string>
   readonly quiet: boolean
 }
@@ -118,6 +120,8 @@ export interface Plan {
   readonly format: Format
   readonly out: Option.Option<string>
   readonly resume: boolean
+  /** Replace `out` if it exists (without it, or `resume`, an existing file stops the export before it starts). */
+  readonly force: boolean
   readonly baseUrl: Option.Option<string>
   readonly quiet: boolean
 }
@@ -149,6 +153,7 @@ export const plan = (args: ExportArgs, now: DateTime.Utc): Result.Result<Plan, U
     return usage(`--product-type applies to futures-orders only, not to ${args.kind}`)
   }
   if (args.resume && Option.isNone(args.out)) return usage("--resume continues an export to a file: give --out FILE")
+  if (args.force && Option.isNone(args.out)) return usage("--force replaces an existing --out FILE: give --out FILE")
   const baseUrl = args.baseUrl.pipe(Option.map((url) => url.trim()))
   if (Option.isSome(baseUrl) && !/^https?:\/\/[^\s/]+/i.test(baseUrl.value)) {
     return usage(`--base-url: expected an http(s) URL, got "${baseUrl.value}"`)
@@ -161,26 +166,31 @@ export const plan = (args: ExportArgs, now: DateTime.Utc): Result.Result<Plan, U
     format: Option.getOrElse(args.format, () => Formats.fromFileName(Option.getOrUndefined(args.out))),
     out: args.out,
     resume: args.resume,
+    force: args.force,
     baseUrl,
     quiet: args.quiet
   })
 }
 
-/** An export to standard output. */
+const stdoutName = "standard output"
+
+/** An export to standard output; interrupted, it says how many records it wrote. */
 const toStdout = (job: Job.Job) =>
   Effect.gen(function*() {
     const output = yield* Output.stdout
     yield* output.write(job.kind.header(job.format))
     yield* Job.writeAll(job, output, () => {}, Effect.void)
-    Job.finish(job, "standard output")
-  })
+    Job.finish(job, stdoutName)
+  }).pipe(Effect.onInterrupt(() => Effect.sync(() => Job.interrupted(job, stdoutName))))
 
 /**
  * Runs a checked export: resolves where it starts (reading the checkpoint
- * for `--resume`), checks the configuration (`BITGET_*` and `--base-url`),
- * then walks the range through the client, writing as it goes, with
- * progress and Effect's log on standard error. Nothing is written, and no
- * earlier checkpoint replaced, before the configuration passes.
+ * for `--resume`), refuses to replace an existing `--out` file without
+ * `--force` (or `--resume`), checks the runtime and the configuration
+ * (`BITGET_*` and `--base-url`), then walks the range through the client,
+ * writing as it goes, with progress and Effect's log on standard error.
+ * Nothing is sent or written, and no earlier checkpoint replaced, before
+ * these checks pass.
  *
  * @since 0.1.0
  * @category running
@@ -205,6 +215,7 @@ export const run = (
     const resumed = Option.isSome(paths) && plan.resume
       ? Option.some(yield* Checkpoint.resumePoint(paths.value, wanted))
       : Option.none()
+    if (Option.isSome(paths) && !plan.resume && !plan.force) yield* Checkpoint.refuseToReplace(paths.value)
     yield* Client.checkConfig(kind, plan.baseUrl)
     const now = yield* DateTime.now
     const job = yield* Job.start({

@@ -4,13 +4,14 @@
  * how a run's end maps to an exit code, and the help (short, specific, `bitget`
  * in its usage line, coloured only on a terminal without `NO_COLOR`).
  */
+import * as UndiciTransport from "@bitget-effect/platform-node/UndiciTransport"
 import { Sandbox } from "@bitget-effect/sandbox"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { exitCode } from "../src/internal/exit.js"
+import { exitCode, failureLines } from "../src/internal/exit.js"
 import { packageVersion } from "../src/internal/packageVersion.js"
 import { UsageError } from "../src/internal/usageError.js"
 import { inProcess, start } from "./support.js"
@@ -54,6 +55,7 @@ describe("bitget (in process)", () => {
           ],
           [["export", "tax-records"], "--from"],
           [["export", "tax-records", "--from", "2025-01-01", "--resume"], "--out"],
+          [["export", "tax-records", "--from", "2025-01-01", "--force"], "--force replaces an existing --out FILE"],
           [["export", "p2p-orders", "--from", "2025-01-01", "--product-type", "USDT-FUTURES"], "futures-orders only"],
           [["export", "futures-orders", "--from", "2025-01-01", "--product-type", "SPOT"], "USDT-FUTURES"],
           [["export", "tax-records", "--from", "2025-01-01", "--out", join(dir, "x.csv"), "--resume"], "no checkpoint"],
@@ -90,6 +92,18 @@ describe("bitget (in process)", () => {
     assert.strictEqual(exitCode(Exit.fail(new Error("boom")), undefined), 1)
     assert.strictEqual(exitCode(Exit.die("bug"), undefined), 1)
   })
+
+  it.effect("a Node.js older than 22.19: exit 2, one line naming the version, the range and BitgetFetch", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(UndiciTransport.checkNodeVersion({ node: "20.20.2" }))
+      assert.strictEqual(exitCode(exit, undefined), 2)
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const lines = failureLines(exit.cause)
+        assert.strictEqual(lines.length, 1, lines.join("\n"))
+        assert.match(lines[0] ?? "", /^error: Node\.js 20\.20\.2 is not supported: .*>=22\.19.*BitgetFetch\.layer/)
+      }
+    }))
 })
 
 describe("bitget --version", () => {
@@ -196,7 +210,9 @@ describe("bitget --help", () => {
         assert.isNotEmpty(options, where)
         for (const option of options) assert.match(option, /^ {2}-\S.*? {2,}\S/, `${where}: ${option}`)
         if (args[0] === "export") {
-          for (const flag of ["--from", "--to", "--product-type", "--format", "--out", "--resume", "--base-url"]) {
+          for (
+            const flag of ["--from", "--to", "--product-type", "--format", "--out", "--resume", "--force", "--base-url"]
+          ) {
             assert.include(stdout, `  ${flag} `, where)
           }
         }

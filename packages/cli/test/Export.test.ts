@@ -250,6 +250,39 @@ describe("bitget export", () => {
     )
 
     it.effect(
+      "to standard output, stopped by SIGINT: exit 130, and one line saying so with the records written",
+      () =>
+        Effect.gen(function*() {
+          const sandbox = yield* Sandbox.Sandbox
+          const args = ["export", "tax-records", "--from", iso(sandbox.anchor - 360 * DAY), "--to", iso(sandbox.anchor)]
+          // with the client's 1/s tax limit on, the export takes a dozen seconds
+          const ran = yield* Effect.scoped(Effect.gen(function*() {
+            const started = yield* start(args, envOf(sandbox, { BITGET_RATE_LIMIT: "true" }))
+            yield* Effect.sync(() => started.stdout().includes("\n")).pipe(
+              Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (some) => some }),
+              Effect.timeout("20 seconds")
+            )
+            started.child.kill("SIGINT")
+            return yield* started.ended
+          }))
+          assertNoSecret(ran, sandbox)
+          assert.strictEqual(ran.code, 130, ran.stderr)
+          const records = ran.stdout.split("\n").length - 1
+          assert.isAbove(records, 0)
+          assert.isTrue(ran.stdout.endsWith("\n"), "no record cut short")
+          const lines = ran.stderr.trimEnd().split("\n")
+          assert.strictEqual(
+            lines.at(-1),
+            `tax-records: interrupted after ${records.toLocaleString("en-US")} record${records === 1 ? "" : "s"} ` +
+              "to standard output"
+          )
+          assert.strictEqual(lines.filter((line) => line.includes("interrupted")).length, 1, ran.stderr)
+          assert.notInclude(ran.stderr, "error:")
+        }),
+      30_000
+    )
+
+    it.effect(
       "exits with 1 on an exchange failure, with one readable line naming the code",
       () =>
         Effect.gen(function*() {

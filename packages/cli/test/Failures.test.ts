@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DAY } from "../src/internal/timeRange.js"
-import { inProcess, readCsv, variablesOf } from "./support.js"
+import { inProcess, type Ran, readCsv, variablesOf } from "./support.js"
 
 // about a thousand tax records per 30-day window: two pages (of 500) each
 const sizes = { taxRecords: 12_000, taxDays: 365, taxBurst: 0, p2pOrders: 10, futuresOrders: 10 }
@@ -270,11 +270,82 @@ describe("bitget export --out: failures", () => {
         assert.isTrue(existsSync(out))
         assert.isFalse(existsSync(`${out}.part`))
         assert.isFalse(existsSync(`${out}.checkpoint.json`))
-        // without an earlier checkpoint, nothing is said
-        const again = yield* inProcess(exportTo(sandbox, out), variablesOf(sandbox))
+        // without an earlier checkpoint, nothing is said (--force: the file of the first run is replaced)
+        const again = yield* inProcess([...exportTo(sandbox, out), "--force"], variablesOf(sandbox))
         assert.strictEqual(again.code, 0, again.stderr)
         assert.include(again.stderr, `records to ${out}`)
         assert.notInclude(again.stderr, "replaced")
       }).pipe(Effect.scoped))
+
+    it.effect(
+      "an existing --out FILE is replaced only with --force (or --resume): otherwise exit 2, before anything is sent",
+      () =>
+        Effect.gen(function*() {
+          const sandbox = yield* Sandbox.Sandbox
+          const dir = yield* tempDir
+          const out = join(dir, "tax.csv")
+          const year = yield* inProcess(exportTo(sandbox, out), variablesOf(sandbox))
+          assert.strictEqual(year.code, 0, year.stderr)
+          const finished = filesOf(out)
+          /** A two-day export to `out`, with `extra` flags. */
+          const twoDays = (...extra: ReadonlyArray<string>) =>
+            inProcess(
+              [
+                "export",
+                "tax-records",
+                "--from",
+                iso(sandbox.anchor - 2 * DAY),
+                "--to",
+                iso(sandbox.anchor),
+                "--out",
+                out,
+                ...extra
+              ],
+              variablesOf(sandbox)
+            )
+          /** Asserts a run refused to start, with `message`, leaving the files as `before` and sending nothing. */
+          const refused = (ran: Ran, message: string, before: typeof finished) =>
+            Effect.gen(function*() {
+              assert.strictEqual(ran.code, 2, ran.stderr)
+              assert.strictEqual(ran.stderr.split("\n")[0], `error: ${message}`)
+              assert.deepStrictEqual(filesOf(out), before, "the files are as they were")
+              assert.deepStrictEqual(yield* sandbox.requests, [], "nothing was sent")
+            })
+
+          yield* sandbox.clearRequests
+          yield* refused(
+            yield* twoDays(),
+            `--out ${out} already exists: add --force to replace it, or choose another --out`,
+            finished
+          )
+          // an interrupted export beside it: --resume continues that one
+          earlierExport(out, sandbox.anchor - 90 * DAY, sandbox.anchor)
+          const interrupted = filesOf(out)
+          yield* refused(
+            yield* twoDays(),
+            `--out ${out} already exists: add --force to replace it, or --resume to continue the export ` +
+              `${out}.checkpoint.json keeps`,
+            interrupted
+          )
+          const resumed = yield* inProcess([...exportTo(sandbox, out), "--resume"], variablesOf(sandbox))
+          assert.strictEqual(resumed.code, 0, resumed.stderr)
+          const after = filesOf(out)
+          assert.notStrictEqual(after.out, finished.out, "replaced by the export resumed")
+          assert.deepStrictEqual({ ...after, out: undefined }, none, "no .part, no checkpoint")
+
+          const forced = yield* twoDays("--force")
+          assert.strictEqual(forced.code, 0, forced.stderr)
+          // the summary counts in the singular where there is one
+          assert.match(forced.stderr, /^tax-records: [\d,]+ records to .* in \d+:\d\d \(1 page, 1 window\)$/m)
+          const [, ...rows] = readCsv(filesOf(out).out ?? "")
+          const expected = Dataset.make(sandbox).taxRecords(sandbox.credentials.hmac.apiKey, {
+            start: sandbox.anchor - 2 * DAY,
+            end: sandbox.anchor
+          })
+          assert.deepStrictEqual(rows.map((row) => row[0]).sort(), expected.map((record) => record.id).sort())
+          assert.isBelow(rows.length, readCsv(finished.out ?? "").length - 1, "the file of the two days only")
+        }).pipe(Effect.scoped),
+      30_000
+    )
   })
 })

@@ -44,17 +44,20 @@ export const variablesOf = (
   }
 }
 
-/** The environment of a subprocess: this one's without its `BITGET_*` variables, and `variablesOf`. */
-export const envOf = (
-  sandbox: Sandbox.Sandbox.Service,
-  extra: Readonly<Record<string, string | undefined>> = {}
-): NodeJS.ProcessEnv => {
+/** This process's environment without its `BITGET_*` variables. */
+export const envWithoutBitget = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith("BITGET_")) env[name] = value
   }
-  return { ...env, ...variablesOf(sandbox, extra) }
+  return env
 }
+
+/** The environment of a subprocess: this one's without its `BITGET_*` variables, and `variablesOf`. */
+export const envOf = (
+  sandbox: Sandbox.Sandbox.Service,
+  extra: Readonly<Record<string, string | undefined>> = {}
+): NodeJS.ProcessEnv => ({ ...envWithoutBitget(), ...variablesOf(sandbox, extra) })
 
 /**
  * Runs `bitget …` in this process, reading its configuration from `env`
@@ -65,6 +68,12 @@ export const envOf = (
 export const inProcess = (
   args: ReadonlyArray<string>,
   env: Readonly<Record<string, string | undefined>> = {}
+): Effect.Effect<Ran> => inProcessWith(args, ConfigProvider.fromEnvRecord({ ...env }))
+
+/** `inProcess`, reading its configuration from `provider`. */
+export const inProcessWith = (
+  args: ReadonlyArray<string>,
+  provider: ConfigProvider.ConfigProvider
 ): Effect.Effect<Ran> =>
   Effect.acquireUseRelease(
     Effect.sync(() => {
@@ -85,7 +94,7 @@ export const inProcess = (
     }),
     ({ stderr, stdout }) =>
       Cli.run(["node", bin, ...args], packageVersion(["node", bin])).pipe(
-        Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ ...env })),
+        Effect.provideService(ConfigProvider.ConfigProvider, provider),
         Effect.exit,
         Effect.map((exit): Ran => ({
           code: exitCode(exit, undefined),
@@ -103,19 +112,29 @@ export const secretsOf = (sandbox: Sandbox.Sandbox.Service): ReadonlyArray<strin
   return [hmac.apiKey, hmac.secret, hmac.passphrase]
 }
 
-/** A started run: the process, and its end. */
+/** A started run: the process, what it has printed on standard output so far, and its end. */
 export interface Started {
   readonly child: ChildProcess
+  readonly stdout: () => string
   readonly ended: Effect.Effect<Ran>
 }
 
-/** Starts `bitget …` from source; the process is killed when the scope closes, if it still runs. */
-export const start = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) =>
+/**
+ * Starts a script of this package from source (`args` after it) on `node`
+ * (this process's Node.js unless given); the process is killed when the
+ * scope closes, if it still runs.
+ */
+export const startScript = (
+  script: string,
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  node: string = process.execPath
+) =>
   Effect.acquireRelease(
     Effect.sync((): Started => {
       const child = spawn(
-        process.execPath,
-        ["--conditions=@bitget-effect/source", "--import", "tsx", bin, ...args],
+        node,
+        ["--conditions=@bitget-effect/source", "--import", "tsx", script, ...args],
         { cwd: packageDir, env, stdio: ["ignore", "pipe", "pipe"] }
       )
       let stdout = ""
@@ -125,10 +144,14 @@ export const start = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) =>
       const ended = new Promise<Ran>((resolve) =>
         child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
       )
-      return { child, ended: Effect.promise(() => ended) }
+      return { child, stdout: () => stdout, ended: Effect.promise(() => ended) }
     }),
     ({ child }) => Effect.sync(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"))
   )
+
+/** Starts `bitget …` from source, on `node` (this process's Node.js unless given). */
+export const start = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, node?: string) =>
+  startScript(bin, args, env, node)
 
 /** Runs `bitget …` to its end, checking that no secret was printed. */
 export const run = (args: ReadonlyArray<string>, sandbox: Sandbox.Sandbox.Service, extra = {}) =>

@@ -12,6 +12,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import * as Credentials from "./Credentials.js"
 import type { RateLimitOptions } from "./RateLimiter.js"
 import type { RetryOptions } from "./Retry.js"
@@ -212,6 +213,17 @@ const credentialsConfig = (prefix: string): Config.Config<Option.Option<Credenti
     )
   )
 
+/** `Config.Duration`, whose message for a value it cannot read shows one it can (never the value itself). */
+const durationConfig = (name: string): Config.Config<Duration.Duration> =>
+  Config.schema(
+    Schema.String.check(
+      Schema.makeFilter((text) => Option.isSome(Duration.fromInput(text as Duration.Input)), {
+        message: "Expected a duration such as \"10 seconds\", \"5000 millis\" or \"1.5 minutes\""
+      })
+    ).pipe(Schema.decodeTo(Schema.Duration, SchemaTransformation.durationFromString)),
+    name
+  )
+
 /** An issue with the path it is at joined into the variable a user sets (`BITGET_TIMEOUT`). */
 const atVariable = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): SchemaIssue.Issue =>
   issue._tag === "Pointer"
@@ -244,7 +256,7 @@ export const config = (prefix = "BITGET"): Config.Config<BitgetOptions> =>
       credentials: credentialsConfig(prefix),
       locale: Config.withDefault(Config.Literals(["en-US", "zh-CN"], "LOCALE"), defaults.locale),
       demoTrading: Config.withDefault(Config.Boolean("DEMO_TRADING"), defaults.demoTrading),
-      timeout: Config.withDefault(Config.Duration("TIMEOUT"), defaults.timeout),
+      timeout: Config.withDefault(durationConfig("TIMEOUT"), defaults.timeout),
       channelApiCode: Config.option(Config.String("CHANNEL_API_CODE")),
       rateLimitEnabled: Config.withDefault(Config.Boolean("RATE_LIMIT"), true),
       maxAttempts: Config.option(Config.Int("MAX_ATTEMPTS")),

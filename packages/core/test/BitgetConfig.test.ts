@@ -70,8 +70,13 @@ describe("BitgetConfig", () => {
 
   it.effect("names the variable a user sets when a value is bad, under any prefix", () =>
     Effect.gen(function*() {
-      const error = yield* Effect.flip(read({ BITGET_TIMEOUT: "soon" }))
-      assert.match(String(error), /Expected a valid Duration string\n\s*at \["BITGET_TIMEOUT"\]/)
+      const error = yield* Effect.flip(read({ BITGET_TIMEOUT: "5x" }))
+      // with examples of a value it reads, and never the value given
+      assert.match(
+        String(error),
+        /Expected a duration such as "10 seconds", "5000 millis" or "1\.5 minutes"\n\s*at \["BITGET_TIMEOUT"\]/
+      )
+      assert.notInclude(String(error), "5x")
       assert.notInclude(String(error), "BITGET.TIMEOUT")
       assert.notInclude(String(error), "[\"BITGET\"]")
       const prefixed = yield* Effect.flip(

@@ -1,15 +1,17 @@
 /**
  * Everything a Node.js program needs in one layer: the client over undici
- * (`UndiciTransport`) with the node:crypto signer. On a runtime whose `undici`
- * cannot send (Bun's), building these layers fails at once with one line that
- * names the layer to use there instead (core's `BitgetFetch.layer`).
+ * (`UndiciTransport`) with the node:crypto signer. On a Node.js older than
+ * 22.19 (which undici does not run on), or on a runtime whose `undici` cannot
+ * send (Bun's), building these layers fails at once, naming the layer to use
+ * there instead (core's `BitgetFetch.layer`).
  *
  * @since 0.1.0
  */
 import * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
-import { describeFailure } from "@bitget-effect/core/BitgetError"
+import * as BitgetError from "@bitget-effect/core/BitgetError"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Cause from "effect/Cause"
 import type * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -69,6 +71,37 @@ export const layer = (options: BitgetConfig.BitgetOptionsInput = {}): Layer.Laye
  */
 export const layerConfig = (prefix?: string): Layer.Layer<BitgetClient.BitgetClient, Config.ConfigError> =>
   BitgetClient.layerTransport.pipe(Layer.provide(Layer.merge(platform, BitgetConfig.layerConfig(prefix))))
+
+/** What a reason of a cause raised: its error or its defect (`undefined` for an interruption). */
+const raised = (reason: Cause.Reason<unknown>): unknown =>
+  Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
+
+/**
+ * A failed program's cause as lines for a person, as core's
+ * `BitgetError.describeFailure` writes them, except that a Node.js too old
+ * for undici (`UndiciTransport.isUnsupportedNode`, raised as a failure or a
+ * defect) is one line: the version, the supported range and the layer to use.
+ *
+ * @example
+ * ```ts
+ * import { BitgetNode, UndiciTransport } from "@bitget-effect/platform-node"
+ * import { Effect, Exit } from "effect"
+ *
+ * // what building BitgetNode.layer() dies with on Node.js 20
+ * const exit = Effect.runSyncExit(Effect.orDie(UndiciTransport.checkNodeVersion({ node: "20.19.0" })))
+ * if (Exit.isFailure(exit)) {
+ *   // error: Node.js 20.19.0 is not supported: BitgetNode.layer's undici needs Node.js >=22.19; upgrade ...
+ *   console.error(BitgetNode.describeFailure(exit.cause).join("\n"))
+ * }
+ * ```
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
+export const describeFailure = (cause: Cause.Cause<unknown>): ReadonlyArray<string> => {
+  const oldNode = cause.reasons.map(raised).find(UndiciTransport.isUnsupportedNode)
+  return oldNode === undefined ? BitgetError.describeFailure(cause) : [`error: ${oldNode.description}`]
+}
 
 /**
  * Runs a program as the main of a Node.js process, like

@@ -2,8 +2,10 @@
  * The `HttpTransport` straight on undici: one pooled keep-alive agent per
  * layer (HTTP/1.1), one timer per request for its deadline, the body read
  * within the size cap (a declared length over it is refused before reading).
- * It needs Node's undici: on a runtime whose `undici` is a stand-in that
- * cannot send (Bun's), building it dies at once, naming the layer to use.
+ * It needs Node's undici, which needs Node.js 22.19 or later: on an older
+ * Node.js, on a runtime whose `undici` is a stand-in that cannot send
+ * (Bun's), or where undici cannot be loaded, building it dies at once,
+ * naming the layer to use.
  *
  * @since 0.1.0
  */
@@ -70,18 +72,20 @@ const capable = (agent: object): boolean =>
 const unsupportedLabel = "undici"
 
 /** Why the transport cannot be built here, and which layer to use instead. */
-const unsupported = (): BitgetTransportError =>
+const unsupported = (why: string): BitgetTransportError =>
   new BitgetTransportError({
     endpoint: unsupportedLabel,
     reason: "Unexpected",
     sent: false,
-    description: "this runtime's undici cannot send requests (its Agent has no request method, as under Bun): " +
-      "use BitgetFetch.layer from @bitget-effect/core (fetch and WebCrypto) instead of BitgetNode.layer"
+    description:
+      `${why}: use BitgetFetch.layer from @bitget-effect/core (fetch and WebCrypto) instead of BitgetNode.layer`
   })
 
 /**
  * `true` for the defect `make` dies with on a runtime whose undici cannot
- * send (Bun's stand-in), so that a program can take another transport there.
+ * send (Bun's stand-in) or cannot be loaded (Deno without `--allow-env` for
+ * the variables undici reads as it loads), so that a program can take
+ * another transport there.
  *
  * @since 0.2.0
  * @category predicates
@@ -89,30 +93,96 @@ const unsupported = (): BitgetTransportError =>
 export const isUnsupported = (defect: unknown): boolean =>
   defect instanceof BitgetTransportError && defect.endpoint === unsupportedLabel && defect.reason === "Unexpected"
 
+/** The Node.js versions undici 8 runs on (it decompresses zstd with node:zlib's, which Node.js 20 lacks). */
+const supportedNode = { range: ">=22.19", major: 22, minor: 19 } as const
+
+/** The label of the failure `checkNodeVersion` raises, by which `isUnsupportedNode` knows it. */
+const oldNodeLabel = "Node.js"
+
+/** Why undici cannot be loaded on Node.js `version`, and what to do instead. */
+const oldNode = (version: string): BitgetTransportError =>
+  new BitgetTransportError({
+    endpoint: oldNodeLabel,
+    reason: "Unexpected",
+    sent: false,
+    description:
+      `Node.js ${version} is not supported: BitgetNode.layer's undici needs Node.js ${supportedNode.range}; ` +
+      "upgrade Node.js, or use BitgetFetch.layer from @bitget-effect/core (fetch and WebCrypto) on this version"
+  })
+
+/** Whether a Node.js version (`22.19.0`) is one undici runs on. */
+const supports = (version: string): boolean => {
+  const [major = 0, minor = 0] = version.split(".").map(Number)
+  return major > supportedNode.major || (major === supportedNode.major && minor >= supportedNode.minor)
+}
+
+/**
+ * Checks that the running Node.js (`process.versions` when it runs, unless
+ * given) can run undici: fails with an `Unexpected` `BitgetTransportError` on
+ * a version below 22.19, whose description names the version, the supported
+ * range (`>=22.19`) and `BitgetFetch.layer` as the way to run there. Building
+ * the transport runs it before loading undici; a program can run it first
+ * (the CLI does). Bun passes (its undici stand-in is `isUnsupported`'s case).
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const checkNodeVersion = (
+  versions?: Readonly<Record<string, string | undefined>>
+): Effect.Effect<void, BitgetTransportError> =>
+  Effect.suspend(() => {
+    const { bun, node } = versions ?? process.versions
+    return node === undefined || bun !== undefined || supports(node) ? Effect.void : Effect.fail(oldNode(node))
+  })
+
+/**
+ * `true` for the failure `checkNodeVersion` raises (and `make` dies with) on a
+ * Node.js older than undici supports.
+ *
+ * @since 0.2.0
+ * @category predicates
+ */
+export const isUnsupportedNode = (u: unknown): u is BitgetTransportError =>
+  u instanceof BitgetTransportError && u.endpoint === oldNodeLabel && u.reason === "Unexpected"
+
+/** A new agent, on a Node.js and an undici that load and can send; otherwise it dies, naming the layer to use. */
+const newAgent = (options: Options) =>
+  checkNodeVersion().pipe(
+    Effect.orDie,
+    // undici is loaded when the layer is built, not when this module is imported, and only on a Node.js it runs on
+    Effect.andThen(Effect.tryPromise({
+      try: () => import("undici"),
+      catch: (error) => unsupported(`this runtime cannot load undici (${String(error)})`)
+    })),
+    Effect.orDie,
+    Effect.flatMap(({ Agent }) => {
+      const agent = new Agent({
+        connections: options.connections ?? 32,
+        keepAliveTimeout: options.keepAliveTimeout ?? 30_000,
+        // undici 8 would negotiate HTTP/2 over TLS; on HTTP/1.1 an aborted exchange closes its socket
+        allowH2: false
+      })
+      return capable(agent)
+        ? Effect.succeed(agent)
+        : Effect.die(
+          unsupported("this runtime's undici cannot send requests (its Agent has no request method, as under Bun)")
+        )
+    })
+  )
+
 /**
  * Builds the transport on an agent of its own, closed with the scope. On a
- * runtime whose undici cannot send (Bun's stand-in), it dies at once with an
- * `Unexpected` `BitgetTransportError` naming the layer to use instead, rather
- * than failing each call.
+ * Node.js older than 22.19 (`checkNodeVersion`, before undici is loaded), or
+ * on a runtime whose undici cannot be loaded or cannot send (Bun's stand-in),
+ * it dies at once with an `Unexpected` `BitgetTransportError` naming the layer
+ * to use instead, rather than failing each call.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service, never, Scope.Scope> =>
   Effect.map(
-    Effect.acquireRelease(
-      // undici is loaded when the layer is built, not when this module is imported
-      Effect.flatMap(Effect.promise(() => import("undici")), ({ Agent }) => {
-        const agent = new Agent({
-          connections: options.connections ?? 32,
-          keepAliveTimeout: options.keepAliveTimeout ?? 30_000,
-          // undici 8 would negotiate HTTP/2 over TLS; on HTTP/1.1 an aborted exchange closes its socket
-          allowH2: false
-        })
-        return capable(agent) ? Effect.succeed(agent) : Effect.die(unsupported())
-      }),
-      (agent) => Effect.promise(() => agent.close())
-    ),
+    Effect.acquireRelease(newAgent(options), (agent) => Effect.promise(() => agent.close())),
     (agent) =>
       HttpTransport.of({
         send: (request) =>
@@ -145,7 +215,7 @@ export const make = (options: Options = {}): Effect.Effect<HttpTransport.Service
 
 /**
  * The transport as a layer, with its own agent; like `make`, it dies at build
- * on a runtime whose undici cannot send.
+ * on a Node.js older than 22.19 or a runtime whose undici cannot send.
  *
  * @since 0.1.0
  * @category layers

@@ -150,6 +150,29 @@ const run = (
     )
   })
 
+/** How a command ended: its exit code and what it printed. */
+interface Outcome {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs a command to its end, whatever its exit code. */
+const outcome = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv }
+) =>
+  new Promise<Outcome>((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: { ...baseEnv, ...options.env }, timeout: 5 * 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr })
+    )
+  })
+
 let failures = 0
 
 /** Runs one named step, printing its outcome and time. */
@@ -394,6 +417,43 @@ try {
     }
   }
 
+  await step("node@20 (older than supported): BitgetNode and bitget end with one readable line", async () => {
+    const prefix = join(project, "runtimes", "node@20")
+    mkdirSync(prefix, { recursive: true })
+    await run("npm", ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", "node@20"], {
+      cwd: project
+    })
+    const node20 = join(prefix, "node_modules/.bin/node")
+    const version = (await run(node20, ["--version"], { cwd: project })).trim().slice(1)
+    const oneLine = (what: string, outcome: Outcome, code: number) => {
+      const lines = outcome.stderr.trimEnd().split("\n")
+      const line = lines[0] ?? ""
+      if (
+        outcome.code !== code || lines.length !== 1 || !["22.19", version, "BitgetFetch"].every((w) => line.includes(w))
+      ) {
+        throw new Error(`${what}: exit ${outcome.code} (expected ${code}), stderr:\n${outcome.stderr}`)
+      }
+    }
+    oneLine("old-node.mjs", await outcome(node20, ["old-node.mjs"], { cwd: project, env }), 1)
+    const onPath = { ...env, PATH: `${dirname(node20)}${delimiter}${baseEnv.PATH}` }
+    const bitget = join(project, "node_modules/.bin/bitget")
+    oneLine("bitget export", await outcome(bitget, ["export", "tax-records"], { cwd: project, env: onPath }), 2)
+  })
+
+  await step("bitget export --out: a finished file is replaced only with --force", async () => {
+    const bitget = join(project, "node_modules/.bin/bitget")
+    const from = new Date(Date.now() - 2 * 86_400_000).toISOString()
+    const args = ["export", "tax-records", "--from", from, "--out", "out-twice.csv", "--quiet"]
+    await run(bitget, args, { cwd: project, env })
+    const first = readFileSync(join(project, "out-twice.csv"), "utf8")
+    const again = await outcome(bitget, args, { cwd: project, env })
+    if (again.code !== 2 || !again.stderr.includes("--force")) {
+      throw new Error(`a second run without --force: exit ${again.code}, stderr:\n${again.stderr}`)
+    }
+    if (readFileSync(join(project, "out-twice.csv"), "utf8") !== first) throw new Error("the file was changed")
+    await run(bitget, [...args, "--force"], { cwd: project, env })
+  })
+
   /** `bitget export tax-records` of the last 30 days as CSV, run by `command` (with `args` before `export`). */
   const exportCsv = async (command: string, args: ReadonlyArray<string>) => {
     const from = new Date(Date.now() - 30 * 86_400_000).toISOString()
@@ -412,14 +472,8 @@ try {
   )
 
   await step("bitget: a usage error exits with 2, before anything is sent", async () => {
-    const code = await new Promise<number | null>((resolve) =>
-      execFile(
-        join(project, "node_modules/.bin/bitget"),
-        ["export", "tax-records", "--from", "2025-02-01", "--to", "2025-01-01"],
-        { cwd: project, env: { ...baseEnv, ...env } },
-        (error) => resolve(error === null ? 0 : typeof error.code === "number" ? error.code : null)
-      )
-    )
+    const args = ["export", "tax-records", "--from", "2025-02-01", "--to", "2025-01-01"]
+    const { code } = await outcome(join(project, "node_modules/.bin/bitget"), args, { cwd: project, env })
     if (code !== 2) throw new Error(`exit code ${code}, expected 2`)
   })
 

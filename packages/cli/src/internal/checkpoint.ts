@@ -186,3 +186,23 @@ export const resumePoint = (
     }
     return checkpoint
   })
+
+/**
+ * Fails with a `UsageError` when `paths.out` exists (an earlier export, done):
+ * it names the file, and `--force` to replace it, or `--resume` to continue
+ * the export that a checkpoint beside it keeps.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const refuseToReplace = (paths: Paths): Effect.Effect<void, UsageError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const exists = (path: string) => Effect.orElseSucceed(fs.exists(path), () => false)
+    if (!(yield* exists(paths.out))) return
+    const resumable = yield* exists(paths.checkpoint)
+    return yield* new UsageError({
+      problem: `--out ${paths.out} already exists: add --force to replace it` +
+        (resumable ? `, or --resume to continue the export ${paths.checkpoint} keeps` : ", or choose another --out")
+    })
+  })

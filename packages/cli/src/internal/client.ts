@@ -6,7 +6,7 @@
  */
 import type * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
-import { BitgetRequestError } from "@bitget-effect/core/BitgetError"
+import { BitgetRequestError, type BitgetTransportError } from "@bitget-effect/core/BitgetError"
 import * as BitgetFetch from "@bitget-effect/core/BitgetFetch"
 import * as Endpoint from "@bitget-effect/core/Endpoint"
 import * as BitgetNode from "@bitget-effect/platform-node/BitgetNode"
@@ -31,13 +31,17 @@ const withBaseUrl = <A, E, R>(layer: Layer.Layer<A, E, R>, baseUrl: Option.Optio
       )
   })
 
-/** Whether a layer died because this runtime's undici cannot send: `UndiciTransport`'s own check of its agent (Bun). */
+/**
+ * Whether a layer died because this runtime's undici cannot be loaded (Deno without `--allow-env` for the variables
+ * undici reads) or cannot send (Bun's stand-in): `UndiciTransport`'s own checks.
+ */
 const undiciCannotSend = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((reason) => Cause.isDieReason(reason) && UndiciTransport.isUnsupported(reason.defect))
 
 /**
  * The client of an export, from `BITGET_*` and `--base-url`: `BitgetNode`'s (undici, node:crypto), or, where
- * undici cannot send (Bun's stand-in), `BitgetFetch`'s (fetch, WebCrypto), with the same configuration.
+ * undici cannot be loaded or cannot send (Deno without `--allow-env` for undici's variables, Bun's stand-in),
+ * `BitgetFetch`'s (fetch, WebCrypto), with the same configuration.
  *
  * @since 0.2.0
  * @category layers
@@ -52,9 +56,10 @@ export const client = (baseUrl: Option.Option<string>): Layer.Layer<BitgetClient
   )
 
 /**
- * Reads the configuration as the client will, and fails as the export of
- * `kind` would (a bad `BITGET_*` value, incomplete credentials, or none for a
- * signed export), before anything is sent or any file touched.
+ * Checks what the export of `kind` runs on and with, and fails as it would
+ * (a Node.js older than undici runs on, a bad `BITGET_*` value, incomplete
+ * credentials, or none for a signed export), before anything is sent or any
+ * file touched.
  *
  * @since 0.2.0
  * @category operations
@@ -62,8 +67,9 @@ export const client = (baseUrl: Option.Option<string>): Layer.Layer<BitgetClient
 export const checkConfig = (
   kind: ExportKind.ExportKind,
   baseUrl: Option.Option<string>
-): Effect.Effect<void, Config.ConfigError | BitgetRequestError> =>
+): Effect.Effect<void, Config.ConfigError | BitgetRequestError | BitgetTransportError> =>
   Effect.gen(function*() {
+    yield* UndiciTransport.checkNodeVersion()
     const options = yield* BitgetConfig.BitgetConfig.pipe(
       Effect.provide(withBaseUrl(BitgetConfig.layerConfig(), baseUrl))
     )

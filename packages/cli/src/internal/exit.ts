@@ -4,7 +4,8 @@
  *
  * @since 0.2.0
  */
-import { describeFailure } from "@bitget-effect/core/BitgetError"
+import { describeFailure } from "@bitget-effect/platform-node/BitgetNode"
+import { isUnsupportedNode } from "@bitget-effect/platform-node/UndiciTransport"
 import * as Cause from "effect/Cause"
 import { CliError } from "effect/cli"
 import * as Config from "effect/Config"
@@ -27,9 +28,10 @@ export const exitCodes = {
   SIGTERM: 143
 } as const
 
-/** `true` for a failure found before anything was sent: the command line or the configuration. */
+/** `true` for a failure found before anything was sent: the command line, the configuration or the runtime. */
 const isUsage = (error: unknown): boolean =>
   isUsageError(error) ||
+  isUnsupportedNode(error) ||
   CliError.isCliError(error) ||
   error instanceof Config.ConfigError ||
   (Predicate.isTagged(error, "BitgetRequestError") && Predicate.hasProperty(error, "reason") &&
@@ -57,7 +59,8 @@ const hint = "hint: bitget export --help lists the options"
 
 /**
  * The lines a failed run ends with on standard error: a usage error and its
- * hint, the library's description of any other failure (nothing for an
+ * hint, the library's description of any other failure (one line for a
+ * Node.js too old for undici; nothing for an
  * interruption, a closed standard output, or a request for help; only the
  * hint for a command line `presenter` has already described).
  *

@@ -46,6 +46,10 @@ const flags = {
     Flag.withDescription("continue an interrupted export to --out FILE from FILE.checkpoint.json"),
     Flag.withDefault(false)
   ),
+  force: Flag.Boolean("force").pipe(
+    Flag.withDescription("replace --out FILE if it exists (once the export is complete; until then it stays)"),
+    Flag.withDefault(false)
+  ),
   baseUrl: Flag.String("base-url").pipe(
     Flag.withMetavar("URL"),
     Flag.withDescription("the exchange's address (default: BITGET_BASE_URL, or https://api.bitget.com)"),

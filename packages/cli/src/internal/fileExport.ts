@@ -125,7 +125,7 @@ const stopped = (run: FileRun, cause: Cause.Cause<unknown>) =>
     yield* Effect.ignore(save(run))
     const saved = run.saved
     if (saved === undefined) return
-    const stop = `${job.kind.kind}: stopped after ${ProgressView.count(job.state.records)} records`
+    const stop = `${job.kind.kind}: stopped after ${ProgressView.counted(job.state.records, "record")}`
     if (Checkpoint.isEmpty(saved)) {
       yield* Effect.ignore(run.fs.remove(paths.checkpoint))
       yield* Effect.ignore(run.fs.remove(paths.part))

@@ -102,14 +102,15 @@ export const writeAll = <E>(
         onProgress(progress)
       })
     ),
-    // a batch is written (and waited for) before the next page is pulled
+    // a batch is written (and waited for) before the next page is pulled; written and counted together, so that
+    // the count an interruption reports is the records written
     Stream.runForEach((batch) =>
-      output.write(batch.text).pipe(
-        Effect.andThen(Effect.sync(() => {
+      Effect.uninterruptible(Effect.andThen(
+        output.write(batch.text),
+        Effect.sync(() => {
           job.state.records += batch.records
-        })),
-        Effect.andThen(afterWrite)
-      )
+        })
+      )).pipe(Effect.andThen(afterWrite))
     )
   )
 
@@ -122,8 +123,24 @@ export const writeAll = <E>(
 export const finish = (job: Job, where: string): void => {
   const { progress, records } = job.state
   job.view.finish(
-    `${job.kind.kind}: ${ProgressView.count(records)} records to ${where} in ` +
+    `${job.kind.kind}: ${ProgressView.counted(records, "record")} to ${where} in ` +
       ProgressView.clock(Duration.millis(Date.now() - job.started)) +
-      (progress === undefined ? "" : ` (${ProgressView.count(progress.pages)} pages, ${progress.windowsTotal} windows)`)
+      (progress === undefined
+        ? ""
+        : ` (${ProgressView.counted(progress.pages, "page")}, ${
+          ProgressView.counted(progress.windowsTotal, "window")
+        })`)
   )
 }
+
+/**
+ * Ends the view with the line of an export to `where` interrupted (Ctrl+C,
+ * SIGTERM): the records written there so far.
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
+export const interrupted = (job: Job, where: string): void =>
+  job.view.finish(
+    `${job.kind.kind}: interrupted after ${ProgressView.counted(job.state.records, "record")} to ${where}`
+  )

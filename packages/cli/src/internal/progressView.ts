@@ -64,6 +64,14 @@ const thousands = new Intl.NumberFormat("en-US")
 export const count = (n: number): string => thousands.format(n)
 
 /**
+ * A count with its noun, plural unless the count is one (`1 window`, `12,345 records`).
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
+export const counted = (n: number, noun: string): string => `${count(n)} ${n === 1 ? noun : `${noun}s`}`
+
+/**
  * A duration as `m:ss` or `h:mm:ss`.
  *
  * @since 0.1.0
@@ -104,10 +112,10 @@ export const eta = (snapshot: Snapshot): string => {
  */
 export const line = (snapshot: Snapshot): string => {
   const progress = snapshot.progress
-  const parts = [`${snapshot.label}: ${count(snapshot.records)} records`]
+  const parts = [`${snapshot.label}: ${counted(snapshot.records, "record")}`]
   if (progress !== undefined) {
     parts.push(
-      `${count(progress.pages)} pages`,
+      counted(progress.pages, "page"),
       `windows ${progress.windowsDone}/${progress.windowsTotal}`,
       `limiter ${(Duration.toMillis(progress.limiterWait) / 1000).toFixed(1)}s`
     )

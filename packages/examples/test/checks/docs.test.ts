@@ -236,6 +236,11 @@ describe("the supported platform", () => {
       assert.strictEqual(engines?.node, `>=${oldest}`, `packages/${dir}: engines.node differs from the root's`)
     }
     assert.include(read("README.md"), `Node ${oldest} or later`, "README.md does not name the oldest Node supported")
+    assert.include(
+      read("packages/platform-node/src/UndiciTransport.ts"),
+      `range: "${manifest.engines.node}"`,
+      "UndiciTransport's check of the running Node differs from engines.node"
+    )
   })
 })
 

@@ -29,7 +29,7 @@ describe("messages for people", () => {
     const { code, stderr } = await quickstart({ BITGET_BASE_URL: "http://127.0.0.1:9", BITGET_TIMEOUT: "soon" })
     assert.strictEqual(code, 1)
     assert.deepStrictEqual(stderr.trimEnd().split("\n"), [
-      "error: bad configuration: BITGET_TIMEOUT: Expected a valid Duration string"
+      "error: bad configuration: BITGET_TIMEOUT: Expected a duration such as \"10 seconds\", \"5000 millis\" or \"1.5 minutes\""
     ])
   }, 60_000)
 
