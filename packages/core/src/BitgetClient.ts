@@ -86,7 +86,11 @@ export declare namespace BitgetClient {
   }
 }
 
-/** What an attempt sent: the answer, and what to scrub from text that quotes it. */
+/**
+ * What an attempt sent: the answer, and what to scrub from text that quotes
+ * it (which shows no secret however it is written out). The attempt's span
+ * ends without it (`Instrumentation.attempt`).
+ */
 interface Sent {
   readonly answer: HttpTransport.Response
   readonly secrets: Redact.Scrubber
@@ -138,7 +142,7 @@ const sender = (
     if (request.toSign === undefined) return send(name, method, request, frame.secrets)
     return Effect.flatMap(signer.sign(request.toSign.key, request.toSign.prehash), (signature) => {
       request.headers["ACCESS-SIGN"] = signature
-      return send(name, method, request, Redact.combine(frame.secrets, [signature]))
+      return send(name, method, request, frame.secrets.including([signature]))
     })
   }
 }

@@ -15,6 +15,7 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import { requestError } from "./client/envelope.js"
 import type { Auth, Endpoint, Failure } from "./Endpoint.js"
+import { encoder } from "./internal/encoder.js"
 
 /**
  * A canned answer for one endpoint, made with `on`, `succeed` or `fail`.
@@ -157,8 +158,10 @@ export const layer = (
     ): Effect.Effect<A, Failure<Au>>
     function execute<I, A, EI extends object, EA>(endpoint: Endpoint<I, A, EI, EA>, input: I) {
       return Effect.gen(function*() {
-        const params = yield* Schema.encodeEffect(endpoint.request)(input, { errors: "all" }).pipe(
-          Effect.mapError(requestError(endpoint))
+        // as the client encodes it: the request's own properties, every issue reported
+        const params = yield* Effect.mapError(
+          Effect.fromResult(encoder(endpoint.request)(input)),
+          requestError(endpoint)
         )
         yield* Ref.update(calls, (all) => [...all, { name: endpoint.name, params }])
         const response = byName.get(endpoint.name)

@@ -132,7 +132,11 @@ export interface Get<I, A, EI extends object = QueryParams, EA = unknown, Au ext
   extends Common<A, EA, Au>
 {
   readonly method: "GET"
-  /** Encodes a call's input to its query parameters (strings; `undefined` ones are left out). */
+  /**
+   * Encodes a call's input to its query parameters (strings; `undefined` ones
+   * are left out). A request is what its own properties say: the client
+   * ignores what the input, or a record in it, inherits.
+   */
   readonly request: Schema.Codec<I, EI>
 }
 
@@ -146,7 +150,11 @@ export interface Post<I, A, EI extends object = object, EA = unknown, Au extends
   extends Common<A, EA, Au>
 {
   readonly method: "POST"
-  /** Encodes a call's input to its JSON body. */
+  /**
+   * Encodes a call's input to its JSON body. A request is what its own
+   * properties say: the client ignores what the input, or a record in it,
+   * inherits.
+   */
   readonly request: Schema.Codec<I, EI>
 }
 

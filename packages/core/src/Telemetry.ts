@@ -9,7 +9,9 @@
  * `waitTime`, `storeFallbacks`).
  *
  * No span, metric or log holds a header, a body, a query value or a
- * credential: URLs are recorded without their query.
+ * credential: URLs are recorded without their query, and the call and
+ * attempt spans end without their value (a success ends as `Exit.void`, so
+ * a tracer that writes exits out shows neither the answer nor the records).
  *
  * @since 0.1.0
  */

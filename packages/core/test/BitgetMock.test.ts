@@ -39,6 +39,13 @@ describe("BitgetMock", () => {
       assert.deepStrictEqual(calls.map((c) => c.name), ["spot.symbols", "spot.symbols"])
     }).pipe(Effect.provide(BitgetMock.layer(BitgetMock.succeed(Symbols.endpoint, [btc])))))
 
+  it.effect("records a request by its own properties, as the client sends it: an inherited field is not", () =>
+    Effect.gen(function*() {
+      const inherited: Symbols.SymbolsRequest = Object.create({ symbol: "ETHUSDT" })
+      yield* Symbols.symbols(inherited)
+      assert.deepStrictEqual(yield* BitgetMock.requestsOf(Symbols.endpoint), [{}])
+    }).pipe(Effect.provide(BitgetMock.layer(BitgetMock.succeed(Symbols.endpoint, [btc])))))
+
   it.effect("answers from a handler of the typed request", () =>
     Effect.gen(function*() {
       const all = yield* Symbols.symbols({ symbol: "ETHUSDT" })

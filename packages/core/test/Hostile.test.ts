@@ -116,6 +116,29 @@ describe("careless input is refused before sending", () => {
   })
 })
 
+describe("a request is what its own properties say (issue 30, point 7)", () => {
+  const stopLossTriggerPrice = BigDecimal.fromStringUnsafe("25000")
+
+  /** A TP/SL request whose own fields are those of `own`, inheriting `inherited`. */
+  const inheriting = (inherited: object, own: object): PositionTpsl.PositionTpslRequest =>
+    Object.assign(Object.create(inherited), own)
+
+  it.effect("an inherited stopLossTriggerPrice is not sent", () => {
+    const { layer, requests } = exchange(() => ok([]))
+    return Effect.gen(function*() {
+      yield* PositionTpsl.placePositionTpsl(inheriting({ stopLossTriggerPrice }, tpsl("70000")))
+      assert.strictEqual(requests.length, 1)
+      assert.include(requests[0]!.body, "\"stopSurplusTriggerPrice\":\"70000\"")
+      assert.notInclude(requests[0]!.body, "stopLoss")
+      // a stop-loss it only inherits is none: without a trigger of its own, the request is refused unsent
+      const { stopSurplusTriggerPrice: _, ...bare } = tpsl("70000")
+      const error = yield* Effect.flip(PositionTpsl.placePositionTpsl(inheriting({ stopLossTriggerPrice }, bare)))
+      assert.instanceOf(error, BitgetRequestError)
+      assert.strictEqual(requests.length, 1)
+    }).pipe(Effect.provide(layer))
+  })
+})
+
 describe("hostile answers end in bounded, typed failures", () => {
   it.effect("an answer nested 100,000 arrays deep (finding 3)", () => {
     const depth = 100_000

@@ -11,7 +11,12 @@
  *   values with a field replaced by an odd one, dropped or inherited, and
  *   unknown fields;
  * - valid requests take the fast path;
- * - `encoder` answers every input as Schema's encoder does (errors "all").
+ * - `encoder` answers every input as Schema's encoder answers its own
+ *   properties (errors "all");
+ * - a request is what its own properties say: with extra inherited
+ *   properties (values for its fields and others, at any depth) it encodes
+ *   exactly as its own-properties copy, through `encoder`, the compiled
+ *   encoder and Schema's (each handed `ownProperties`' view).
  *
  * Seeded (`PROPERTY_SEED` overrides the seed, `PROPERTY_RUNS` the run count).
  */
@@ -20,7 +25,7 @@ import { Arbitrary, BigDecimal, DateTime, Result, Schema, SchemaAST } from "effe
 import * as BatchCancel from "../src/BatchCancel.js"
 import * as FuturesHistory from "../src/FuturesHistory.js"
 import { bail } from "../src/internal/decoder.js"
-import { compiledEncoder, encoder } from "../src/internal/encoder.js"
+import { compiledEncoder, encoder, ownProperties } from "../src/internal/encoder.js"
 import * as PositionTpsl from "../src/PositionTpsl.js"
 import * as RpiOrderBook from "../src/RpiOrderBook.js"
 import * as Schemas from "../src/Schemas.js"
@@ -315,9 +320,95 @@ const agrees = <A, I>(schema: Schema.Codec<A, I>, input: unknown, expectValid = 
     assert.deepStrictEqual(value, slow.success, how())
     assert.isUndefined(keyOrder(value, slow.success), how())
   }
-  const answer = encoder(schema)(input)
-  if (Result.isSuccess(slow)) assert.deepStrictEqual(answer, slow, what())
-  else assert.strictEqual(Result.isFailure(answer) ? answer.failure.message : "a value", slow.failure.message, what())
+  // the client reads what the input owns (an `Inherit` mutation owns nothing)
+  const own = Schema.encodeUnknownResult(schema, { errors: "all" })(ownView(schema)(input))
+  assertSameAnswer(encoder(schema)(input), own, what)
+}
+
+/** The own-properties view of a schema's values (the value itself where there is none). */
+const ownView = (schema: Schema.Top): (input: unknown) => unknown => ownProperties(schema) ?? ((input) => input)
+
+/** Asserts two answers of encoders are the same: the same value with the same key order, or the same failure. */
+const assertSameAnswer = (
+  answer: Result.Result<unknown, Schema.SchemaError>,
+  expected: Result.Result<unknown, Schema.SchemaError>,
+  what: () => string
+) => {
+  if (Result.isFailure(expected)) {
+    return assert.strictEqual(
+      Result.isFailure(answer) ? answer.failure.message : "a value",
+      expected.failure.message,
+      what()
+    )
+  }
+  assert.deepStrictEqual(answer, expected, what())
+  if (Result.isSuccess(answer)) assert.isUndefined(keyOrder(answer.success, expected.success), what())
+}
+
+// ---------------------------------------------------------------------------
+// Inherited properties
+// ---------------------------------------------------------------------------
+
+/** Every field name a schema's records declare, at any depth (its arrays' elements included). */
+const declaredNames = (ast: SchemaAST.AST): ReadonlyArray<string> => {
+  const type = SchemaAST.toType(ast)
+  if (SchemaAST.isObjects(type)) {
+    return type.propertySignatures.flatMap((ps) => [String(ps.name), ...declaredNames(ps.type)])
+  }
+  if (SchemaAST.isArrays(type)) return [...type.elements, ...type.rest].flatMap(declaredNames)
+  return SchemaAST.isUnion(type) ? type.types.flatMap(declaredNames) : []
+}
+
+/**
+ * What each record of a request inherits: declared names (at any depth) and
+ * others, with values a field may take (decimals, instants, names) or odd ones.
+ */
+const inheritance = (schema: Schema.Top): Arbitrary.Arbitrary<Record<string, unknown>> => {
+  const names = [...new Set(declaredNames(schema.ast))]
+  const key = names.length === 0 ? extraKey : oneOf(constantFrom(names), constantFrom(names), extraKey)
+  return Arbitrary.map(
+    Arbitrary.array(Arbitrary.all([key, oddValue]), { minLength: 1, maxLength: 6 }),
+    (entries) => Object.fromEntries(entries)
+  )
+}
+
+/** A copy of a value whose every plain record (at any depth) inherits the properties of `inherited`. */
+const inheriting = (value: unknown, inherited: Record<string, unknown>): unknown => {
+  if (Array.isArray(value)) return value.map((item) => inheriting(item, inherited))
+  if (!isPlain(value)) return value
+  const own = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inheriting(item, inherited)]))
+  return Object.defineProperties(Object.create({ ...inherited }), Object.getOwnPropertyDescriptors(own))
+}
+
+/**
+ * An encoder's answer as a request carries it: the JSON of its value (own
+ * properties, in order; an empty struct's encoder hands its input back, with
+ * whatever it inherits), or that it gave up, or its failure.
+ */
+const asSent = (answer: unknown): string => {
+  if (answer === bail) return "gave up"
+  if (!Result.isResult(answer)) return brief(answer, Infinity)
+  return Result.isSuccess(answer) ? brief(answer.success, Infinity) : `failed: ${(answer.failure as Error).message}`
+}
+
+/**
+ * Holds a request with inherited properties to its own-properties copy:
+ * `encoder`, and the compiled encoder (structs generated and interpreted) and
+ * Schema's, both handed the own-properties view, answer both alike.
+ */
+const ignoresInherited = <A, I>(schema: Schema.Codec<A, I>, value: unknown, inherited: Record<string, unknown>) => {
+  const input = inheriting(value, inherited)
+  const owned = copy(value)
+  const what = `${brief(owned)} inheriting ${brief(inherited)}`
+  const view = ownView(schema)
+  const slow = Schema.encodeUnknownResult(schema, { errors: "all" })
+  assert.strictEqual(asSent(encoder(schema)(input)), asSent(encoder(schema)(owned)), `encoder: ${what}`)
+  assert.strictEqual(asSent(slow(view(input))), asSent(slow(owned)), `Schema's encoder: ${what}`)
+  for (const generates of [true, false]) {
+    const fast = compiledEncoder(schema, generates)
+    if (fast === undefined) return assert.fail("the schema has no compiled encoder")
+    assert.strictEqual(asSent(fast(view(input))), asSent(fast(owned)), `compiled encoder (${generates}): ${what}`)
+  }
 }
 
 /** Registers the properties of one request schema, with its valid requests. */
@@ -348,6 +439,20 @@ const requestProperties = <A, I>(
       mutation
     ], ([value, m]) => {
       agrees(schema, mutate(value, m))
+    }, params())
+
+    it.prop("a valid request with inherited properties encodes as its own-properties copy, in both encoders", [
+      valid,
+      inheritance(schema)
+    ], ([value, inherited]) => {
+      ignoresInherited(schema, value, inherited)
+    }, params())
+
+    it.prop("a typed value with inherited properties encodes as its own-properties copy, in both encoders", [
+      typed,
+      inheritance(schema)
+    ], ([value, inherited]) => {
+      ignoresInherited(schema, value, inherited)
     }, params())
   })
 

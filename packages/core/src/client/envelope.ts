@@ -25,6 +25,8 @@ const decodeEnvelope = decoder(Envelope)
 const decodeTimestamp = Schema.decodeUnknownOption(Timestamp)
 
 const excerptLength = 240
+/** The longest `code` of the exchange an error keeps (real ones have 5 digits). */
+const codeLength = 64
 /** The longest `msg` of the exchange an error keeps. */
 const msgLength = 512
 /** How much of a body is read for an excerpt (it keeps `excerptLength` of it). */
@@ -136,7 +138,8 @@ export const interpret = (options: {
     return Result.fail(
       new BitgetApiError({
         endpoint,
-        code: codeText,
+        // a server may echo a secret in place of its code, which spans, metrics and logs show
+        code: Redact.clip(codeText, codeLength, secrets),
         msg: Redact.clip(msg ?? "", msgLength, secrets),
         status,
         requestTime: Option.flatMap(Option.fromNullishOr(requestTime), decodeTimestamp),

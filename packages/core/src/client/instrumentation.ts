@@ -110,7 +110,9 @@ const finish = (
 
 /**
  * Runs a call in its span (no stack trace captured), handing it a fresh
- * `CallState`, and records the call once it has ended, however it ends.
+ * `CallState`, and records the call once it has ended, however it ends. The
+ * span ends without the call's value (`Internal.useSpan`): decoded records
+ * may quote whatever the server sent.
  *
  * @internal
  */
@@ -118,7 +120,7 @@ export const call = <A, E extends BitgetError, R>(
   labels: Labels,
   run: (call: CallState) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> =>
-  Effect.useSpan(labels.callSpan, labels.callOptions, (span) =>
+  Internal.useSpan(labels.callSpan, labels.callOptions, (span) =>
     Effect.withFiber((fiber) => {
       const clock = fiber.getRef(Clock.Clock)
       const started = clock.currentTimeMillisUnsafe()
@@ -134,7 +136,8 @@ export const call = <A, E extends BitgetError, R>(
 /**
  * Runs one attempt in a span of its own (a client span numbered from the
  * call's attempts, 1 outside a call) that holds neither headers, body nor
- * query; a failure marks it with its type and code.
+ * query, and ends without the attempt's value (the answer, and what scrubs
+ * its echoes: `Internal.useSpan`); a failure marks it with its type and code.
  *
  * @internal
  */
@@ -144,7 +147,7 @@ export const attempt = <A, E extends BitgetError, R>(
   run: (span: Tracer.Span) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> =>
   Effect.suspend(() =>
-    Effect.useSpan(labels.name, {
+    Internal.useSpan(labels.name, {
       kind: "client",
       attributes: {
         ...labels.attemptAttributes,

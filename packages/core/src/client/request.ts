@@ -102,7 +102,12 @@ export interface Prepared {
 /** What a request without input sends. */
 export const empty: Prepared = { query: { signed: "", sent: "" }, body: "" }
 
-/** Encodes a call's input with the endpoint's request schema, refusing values no request can carry. */
+/**
+ * Encodes a call's input with the endpoint's request schema, refusing values
+ * no request can carry. A request is what its own properties say: what the
+ * input (or a record in it) inherits is ignored, on the fast path and
+ * Schema's alike (`encoder`).
+ */
 export const prepare = <I, A, EI extends object, EA>(
   endpoint: Endpoint<I, A, EI, EA>,
   input: I

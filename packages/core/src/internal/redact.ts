@@ -8,16 +8,6 @@
 /** What stands in for a secret. @internal */
 export const redactedMark = "<redacted>"
 
-/**
- * Removes secrets from text; `forms` are the spellings it removes.
- *
- * @internal
- */
-export interface Scrubber {
-  readonly scrub: (text: string) => string
-  readonly forms: ReadonlyArray<string>
-}
-
 /** Percent-encoding with lower-case hex digits, as some servers write it. */
 const lowerHex = (encoded: string): string => encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
 
@@ -28,10 +18,20 @@ const unicodeEscaped = (text: string, upper: boolean): string =>
     return `\\u${upper ? hex.toUpperCase() : hex}`
   })
 
-/** The spellings of a secret a server may echo: raw, JSON-escaped, URL-encoded. */
+/**
+ * Form encoding (`application/x-www-form-urlencoded`), as `URLSearchParams`
+ * and Java's `URLEncoder` write it: `encodeURIComponent` but `!'()~` escaped
+ * too, and `+` for a space.
+ */
+const formEncoded = (url: string): string =>
+  url.replace(/[!'()~]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, "+")
+
+/** The spellings of a secret a server may echo: raw, JSON-escaped, URL- and form-encoded. */
 const spellings = (secret: string): ReadonlyArray<string> => {
   const json = JSON.stringify(secret).slice(1, -1)
   const url = encodeURIComponent(secret)
+  const plus = url.replace(/%20/g, "+")
+  const form = formEncoded(url)
   return [
     secret,
     json,
@@ -40,51 +40,15 @@ const spellings = (secret: string): ReadonlyArray<string> => {
     unicodeEscaped(secret, true),
     url,
     lowerHex(url),
-    url.replace(/%20/g, "+")
+    plus,
+    lowerHex(plus),
+    form,
+    lowerHex(form)
   ]
 }
 
 /** The text, or `""` when it holds a lone surrogate (which `encodeURIComponent` refuses). */
 const wellFormed = (text: string): string => (/[\uD800-\uDFFF]/u.test(text) ? "" : text)
-
-const fromForms = (forms: ReadonlyArray<string>): Scrubber => {
-  const sorted = [...new Set(forms)].sort((a, b) => b.length - a.length)
-  return {
-    forms: sorted,
-    scrub: (text) => sorted.reduce((out, form) => (out.includes(form) ? out.split(form).join(redactedMark) : out), text)
-  }
-}
-
-const formsOf = (secrets: ReadonlyArray<string>): ReadonlyArray<string> =>
-  secrets.map(wellFormed).filter((secret) => secret !== "").flatMap(spellings)
-
-/**
- * A scrubber of the given secrets (empty ones ignored), longest spellings
- * first so no spelling is left half replaced.
- *
- * @internal
- */
-export const scrubber = (secrets: ReadonlyArray<string>): Scrubber => fromForms(formsOf(secrets))
-
-/**
- * A scrubber of the secrets of both, built only when first used (most answers
- * are successes, which quote nothing).
- *
- * @internal
- */
-export const combine = (self: Scrubber, secrets: ReadonlyArray<string>): Scrubber => {
-  let built: Scrubber | undefined
-  const get = () => (built ??= fromForms([...self.forms, ...formsOf(secrets)]))
-  return {
-    get forms() {
-      return get().forms
-    },
-    scrub: (text) => get().scrub(text)
-  }
-}
-
-/** A scrubber with no secrets. @internal */
-export const none: Scrubber = scrubber([])
 
 /** Moves a cut back to the start of any secret it would split, looking only near the cut. */
 const safeCut = (text: string, at: number, forms: ReadonlyArray<string>): number => {
@@ -103,6 +67,89 @@ const safeCut = (text: string, at: number, forms: ReadonlyArray<string>): number
   return cut
 }
 
+/** The key of `util.inspect`'s custom view of an object. */
+const inspectCustom: unique symbol = Symbol.for("nodejs.util.inspect.custom")
+
+/** Spellings longest first (so none is left half replaced), each once. */
+const longestFirst = (forms: ReadonlyArray<string>): ReadonlyArray<string> =>
+  [...new Set(forms)].sort((a, b) => b.length - a.length)
+
+/** Base64 with its padding (a signature): as good a secret without it, in whatever spelling the padding is. */
+const padded = /^[A-Za-z0-9+/]{16,}={1,2}$/
+
+/** The spellings of some secrets; a padded base64 secret also without its padding. */
+const formsOf = (secrets: ReadonlyArray<string>): ReadonlyArray<string> =>
+  secrets.map(wellFormed).filter((secret) => secret !== "").flatMap((secret) =>
+    padded.test(secret) ? [...spellings(secret), ...spellings(secret.replace(/=+$/, ""))] : spellings(secret)
+  )
+
+/**
+ * Removes secrets from text. The spellings it removes live in a closure held
+ * by a private field, out of reach of whatever is handed one: it prints,
+ * serialises and inspects as `<redacted>`, so a tracer, a logger or an
+ * exporter that writes it out shows no secret.
+ *
+ * @internal
+ */
+export class Scrubber {
+  readonly #forms: () => ReadonlyArray<string>
+  constructor(forms: () => ReadonlyArray<string>) {
+    this.#forms = forms
+  }
+
+  /** The text with every spelling of every secret replaced by `<redacted>`. */
+  scrub(text: string): string {
+    return this.#forms().reduce(
+      (out, form) => (out.includes(form) ? out.split(form).join(redactedMark) : out),
+      text
+    )
+  }
+
+  /** A cut of the text at `at`, moved back to the start of any secret it would split. */
+  cutAt(text: string, at: number): number {
+    return safeCut(text, at, this.#forms())
+  }
+
+  /**
+   * A scrubber of these secrets and of `secrets` (empty ones ignored), its
+   * spellings worked out only when first used (most answers are successes,
+   * which quote nothing).
+   */
+  including(secrets: ReadonlyArray<string>): Scrubber {
+    const mine = this.#forms
+    let built: ReadonlyArray<string> | undefined
+    return new Scrubber(() => (built ??= longestFirst([...mine(), ...formsOf(secrets)])))
+  }
+
+  /** `<redacted>`, never the secrets. */
+  toString(): string {
+    return redactedMark
+  }
+
+  /** `<redacted>`, never the secrets. */
+  toJSON(): string {
+    return redactedMark
+  }
+
+  /** `<redacted>`, never the secrets (`util.inspect`). */
+  [inspectCustom](): string {
+    return redactedMark
+  }
+}
+
+/**
+ * A scrubber of the given secrets (empty ones ignored).
+ *
+ * @internal
+ */
+export const scrubber = (secrets: ReadonlyArray<string>): Scrubber => {
+  const forms = longestFirst(formsOf(secrets))
+  return new Scrubber(() => forms)
+}
+
+/** A scrubber with no secrets. @internal */
+export const none: Scrubber = scrubber([])
+
 /**
  * At most `max` characters of a text, secrets removed, with `…` when cut. A
  * long text is cut first (never inside a secret) and only what is kept is
@@ -111,7 +158,7 @@ const safeCut = (text: string, at: number, forms: ReadonlyArray<string>): number
  * @internal
  */
 export const clip = (text: string, max: number, secrets: Scrubber): string => {
-  const cut = text.length <= max ? text.length : safeCut(text, max, secrets.forms)
+  const cut = text.length <= max ? text.length : secrets.cutAt(text, max)
   const scrubbed = secrets.scrub(text.slice(0, cut))
   return scrubbed.length <= max && cut === text.length ? scrubbed : `${scrubbed.slice(0, max)}…`
 }

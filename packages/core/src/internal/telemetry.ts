@@ -1,5 +1,11 @@
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
 import * as Metric from "effect/Metric"
+import * as References from "effect/References"
+import type * as Tracer from "effect/Tracer"
 
 /** Counts that only grow, under the given name and description. */
 const counter =
@@ -87,3 +93,39 @@ export const LimiterWaits = Context.Reference<((millis: number) => void) | undef
   "@bitget-effect/core/internal/LimiterWaits",
   { defaultValue: () => undefined }
 )
+
+/** Ends a span (once, at the fiber's clock) with how an effect ended, but never with its value: a success is `Exit.void`. */
+const endSpan = (span: Tracer.Span, exit: Exit.Exit<unknown, unknown>, fiber: Fiber.Fiber<unknown, unknown>): void => {
+  if (span.status._tag === "Ended") return
+  const time = fiber.getRef(References.TracerTimingEnabled) ? fiber.getRef(Clock.Clock).currentTimeNanosUnsafe() : 0n
+  span.end(time, Exit.isSuccess(exit) ? Exit.void : exit)
+}
+
+/**
+ * Runs an effect in a span of its own, as `Effect.useSpan` does, but ends the
+ * span without the effect's value: a success as `Exit.void`, a failure with
+ * its cause (the client's failures quote no secret). A value the client
+ * works with (an answer, what it needs to scrub its echoes, the caller's
+ * decoded records) is thus never handed to a tracer, which may write out
+ * whatever exit it gets. The span is ended however the effect ends,
+ * interrupted included, synchronously (no effect per span end).
+ *
+ * @internal
+ */
+export const useSpan = <A, E, R>(
+  name: string,
+  options: Tracer.SpanOptionsNoTrace,
+  evaluate: (span: Tracer.Span) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.withFiber((fiber) =>
+      Effect.flatMap(
+        Effect.makeSpan(name, options),
+        (span) =>
+          Effect.onExitPrimitive(restore(evaluate(span)), (exit) => {
+            endSpan(span, exit, fiber)
+            return undefined
+          }, true)
+      )
+    )
+  )

@@ -130,7 +130,8 @@ const read = <A, E, R>(run: Run<A, E, R>, state: State): Effect.Effect<Page<A>, 
   const request = run.tracker === undefined
     ? run.fetch(state.window, state.cursor)
     : Effect.provideService(run.fetch(state.window, state.cursor), Internal.LimiterWaits, run.tracker.waited)
-  return Effect.useSpan(Telemetry.pageSpan, { attributes: pageAttributes(run, state) }, (span) =>
+  // the page's span ends without the page: its records may quote what a hostile server echoed
+  return Internal.useSpan(Telemetry.pageSpan, { attributes: pageAttributes(run, state) }, (span) =>
     request.pipe(
       Effect.map((page) => {
         span.attribute(Telemetry.attributes.records, page.items.length)
