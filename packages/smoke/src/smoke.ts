@@ -437,7 +437,8 @@ try {
     oneLine("old-node.mjs", await outcome(node20, ["old-node.mjs"], { cwd: project, env }), 1)
     const onPath = { ...env, PATH: `${dirname(node20)}${delimiter}${baseEnv.PATH}` }
     const bitget = join(project, "node_modules/.bin/bitget")
-    oneLine("bitget export", await outcome(bitget, ["export", "tax-records"], { cwd: project, env: onPath }), 2)
+    const exportArgs = ["export", "tax-records", "--from", "2025-01-01"]
+    oneLine("bitget export", await outcome(bitget, exportArgs, { cwd: project, env: onPath }), 2)
   })
 
   await step("bitget export --out: a finished file is replaced only with --force", async () => {
