@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import type { RateLimit } from "../src/Endpoint.js"
 import * as RateLimiter from "../src/RateLimiter.js"
 import * as Symbols from "../src/Symbols.js"
-import { exchange, ok, quiesce } from "./support.js"
+import { advance, exchange, ok, quiesce } from "./support.js"
 
 const tenPerSecond: RateLimit = { limit: 10, window: "1 second", scope: "uid" }
 const endpoint = (name: string, rateLimit: RateLimit = tenPerSecond) => ({ name, label: `GET /${name}`, rateLimit })
@@ -220,6 +220,22 @@ describe("RateLimiter", () => {
       yield* TestClock.adjust("1 millis")
       yield* Fiber.join(fiber)
       assert.strictEqual(requests.length, 21)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("counts a client call's slot from the arrival of its answer, not from its send", () => {
+    // symbols at one call a second, each answered 300 ms after it was sent
+    const { layer, sentAt } = exchange(
+      () => ok([]),
+      { rateLimit: { margin: 0, overrides: { "spot.symbols": { limit: 1, window: "1 second" } } } },
+      "300 millis"
+    )
+    return Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(Effect.andThen(Symbols.symbols(), Symbols.symbols()))
+      yield* advance("2 seconds")
+      yield* Fiber.join(fiber)
+      // the first answer arrived at 300 ms: its window ends at 1300 ms (at 1000 ms had the slot been settled as sent)
+      assert.deepStrictEqual(sentAt, [0, 1300])
     }).pipe(Effect.provide(layer))
   })
 })

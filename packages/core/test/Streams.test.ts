@@ -43,6 +43,13 @@ const pageOf = (records: ReadonlyArray<{ id: string; ts: number }>, request: Rec
 
 const options = { credentials }
 
+/** The `[startTime, endTime]` of each request sent, in milliseconds. */
+const sentWindows = (requests: ReadonlyArray<Recorded>) =>
+  requests.map((request) => [
+    Number(request.url.searchParams.get("startTime")),
+    Number(request.url.searchParams.get("endTime"))
+  ])
+
 describe("windows", () => {
   it("splits a range into disjoint windows of at most the span, newest first or oldest first", () => {
     const range = { start: at(t0), end: at(t0 + 100 * day) }
@@ -80,6 +87,24 @@ describe("TaxRecords.stream", () => {
         assert.strictEqual(q.get("limit"), "200")
       }
       assert.isAbove(requests.length, 12)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("asks for windows of exactly 30 days, newest or oldest first", () => {
+    const { layer, requests } = exchange(() => ok([]), options)
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
+      const range = { startTime: at(t0), endTime: at(t0 + 65 * day) }
+      yield* Stream.runDrain(TaxRecords.stream(range))
+      const newestFirst = [
+        [t0 + 35 * day, t0 + 65 * day],
+        [t0 + 5 * day - 1, t0 + 35 * day - 1],
+        [t0, t0 + 5 * day - 2]
+      ]
+      assert.deepStrictEqual(sentWindows(requests), newestFirst)
+      requests.length = 0
+      yield* Stream.runDrain(TaxRecords.stream({ ...range, order: "oldestFirst" }))
+      assert.deepStrictEqual(sentWindows(requests), [...newestFirst].reverse())
     }).pipe(Effect.provide(layer))
   })
 
@@ -259,6 +284,19 @@ describe("P2pOrders.stream", () => {
       assert.strictEqual(out.length, 1234)
       assert.isTrue(requests.every((r) => r.url.searchParams.get("coin") === "USDT"))
       assert.isAtLeast(requests.length, 13)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("asks for windows of exactly 90 days", () => {
+    const { layer, requests } = exchange(() => ok({ orderList: [], minOrderId: "" }), options)
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
+      yield* Stream.runDrain(P2pOrders.stream({ startTime: at(t0), endTime: at(t0 + 200 * day) }))
+      assert.deepStrictEqual(sentWindows(requests), [
+        [t0 + 110 * day, t0 + 200 * day],
+        [t0 + 20 * day - 1, t0 + 110 * day - 1],
+        [t0, t0 + 20 * day - 2]
+      ])
     }).pipe(Effect.provide(layer))
   })
 })

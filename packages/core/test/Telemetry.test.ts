@@ -59,12 +59,28 @@ const recordLogs = () => {
   return { lines, layer }
 }
 
-/** The count of a counter with these attributes (counters are global: tests read deltas on endpoints of their own). */
-const count = (counter: Metric.Counter<number>, attributes: Record<string, string>) =>
-  Effect.map(Metric.value(Metric.withAttributes(counter, attributes)), (state) => state.count)
+/** `true` when two sets of metric attributes hold the same keys and values, in any order. */
+const sameAttributes = (a: Metric.Metric.AttributeSet | undefined, b: Metric.Metric.AttributeSet): boolean =>
+  a !== undefined && Object.keys(a).length === Object.keys(b).length &&
+  Object.entries(b).every(([key, value]) => a[key] === value)
 
-const histogramCount = (endpoint: string) =>
-  Effect.map(Metric.value(Metric.withAttributes(Telemetry.duration, { endpoint })), (state) => state.count)
+/**
+ * The series of a metric in the process-wide registry, found by the metric's name as written in
+ * docs/observability.md and its attributes (the metrics are global: tests read endpoints of their own).
+ */
+const series = (name: string, attributes: Metric.Metric.AttributeSet) =>
+  Effect.map(
+    Metric.snapshot,
+    (metrics) => metrics.find((metric) => metric.id === name && sameAttributes(metric.attributes, attributes))
+  )
+
+/** The count of a counter's or histogram's series, 0 while it has never been updated. */
+const count = (name: string, attributes: Metric.Metric.AttributeSet) =>
+  Effect.map(series(name, attributes), (metric) => {
+    if (metric === undefined) return 0
+    if (metric.type !== "Counter" && metric.type !== "Histogram") return assert.fail(`${name} is a ${metric.type}`)
+    return Number(metric.state.count)
+  })
 
 /** An endpoint of its own per test, so that the global metrics start at zero. */
 const endpointNamed = (name: string, limit = 100) =>
@@ -94,35 +110,78 @@ describe("call spans", () => {
       yield* Fiber.join(fiber)
       const call = spans.find((span) => span.name === "bitget telemetry.retried")
       assert.deepStrictEqual(call?.attributes, {
-        [Telemetry.attributes.endpoint]: label,
-        [Telemetry.attributes.operation]: "telemetry.retried",
-        [Telemetry.attributes.method]: "GET",
-        [Telemetry.attributes.path]: "/api/v2/test/telemetry.retried",
-        [Telemetry.attributes.attempt]: 2,
-        [Telemetry.attributes.rateLimitWait]: 0,
-        [Telemetry.attributes.retryReasons]: "HTTP 503"
+        "bitget.endpoint": "GET /api/v2/test/telemetry.retried",
+        "bitget.operation": "telemetry.retried",
+        "http.request.method": "GET",
+        "url.path": "/api/v2/test/telemetry.retried",
+        "bitget.attempt": 2,
+        "bitget.rate_limit.wait_ms": 0,
+        "bitget.retry.reasons": "HTTP 503"
       })
-      const attempts = spans.filter((span) => span.name === label)
+      const attempts = spans.filter((span) => span.name === "GET /api/v2/test/telemetry.retried")
       assert.deepStrictEqual(attempts.map((span) => [span.parent, span.kind]), [
         ["bitget telemetry.retried", "client"],
         ["bitget telemetry.retried", "client"]
       ])
-      assert.deepStrictEqual(attempts.map((span) => span.attributes[Telemetry.attributes.attempt]), [1, 2])
-      assert.deepStrictEqual(attempts.map((span) => span.attributes[Telemetry.attributes.status]), [503, 200])
-      assert.deepStrictEqual(attempts.map((span) => span.attributes[Telemetry.attributes.errorType]), [
-        "BitgetApiError",
-        undefined
+      // the attempt's own attributes: no path (its URL holds it, never the query)
+      const attempt = {
+        "bitget.endpoint": "GET /api/v2/test/telemetry.retried",
+        "http.request.method": "GET",
+        "url.full": "https://api.example.test/api/v2/test/telemetry.retried",
+        "bitget.rate_limit.wait_ms": 0
+      }
+      assert.deepStrictEqual(attempts.map((span) => span.attributes), [
+        {
+          ...attempt,
+          "bitget.attempt": 1,
+          "http.response.status_code": 503,
+          "error.type": "BitgetApiError",
+          "bitget.error.code": "50000"
+        },
+        { ...attempt, "bitget.attempt": 2, "http.response.status_code": 200 }
       ])
-      assert.strictEqual(attempts[0]!.attributes[Telemetry.attributes.url], "https://api.example.test" + endpoint.path)
       // one line per retry: reason, attempt, delay
       assert.deepStrictEqual(lines.filter((line) => line.includes("retry:")), [
         `INFO retry: ${label} attempt 2 in 200 ms after HTTP 503: ${label} failed with code 50000 (Unknown, HTTP 503): busy`
       ])
-      assert.strictEqual(yield* count(Telemetry.retries, { endpoint: label, reason: "HTTP 503" }), 1)
-      assert.strictEqual(yield* count(Telemetry.requests, { endpoint: label, outcome: "success" }), 1)
-      assert.strictEqual(yield* count(Telemetry.requests, { endpoint: label, outcome: "failure" }), 0)
-      assert.strictEqual(yield* histogramCount(label), 1)
+      assert.strictEqual(yield* count("bitget_retries", { endpoint: label, reason: "HTTP 503" }), 1)
+      assert.strictEqual(yield* count("bitget_requests", { endpoint: label, outcome: "success" }), 1)
+      assert.strictEqual(yield* count("bitget_requests", { endpoint: label, outcome: "failure" }), 0)
+      const duration = yield* series("bitget_request_duration_ms", { endpoint: label })
+      assert.strictEqual(duration?.type, "Histogram")
+      if (duration?.type === "Histogram") {
+        assert.strictEqual(duration.state.count, 1)
+        // buckets doubling from 1 ms to 65,536 ms
+        assert.deepStrictEqual(
+          duration.state.buckets.map(([boundary]) => boundary),
+          [...Array.from({ length: 17 }, (_, i) => 2 ** i), Number.POSITIVE_INFINITY]
+        )
+      }
     }).pipe(Effect.provide(Layer.mergeAll(layer, tracing, logging)))
+  })
+
+  it.effect("a request refused before sending is a call span of 0 attempts, without an attempt span", () => {
+    const endpoint = endpointNamed("telemetry.refused")
+    const label = Endpoint.label(endpoint)
+    const { layer, requests } = exchange(() => ok({ value: "fine" }), {}) // a signed endpoint, no credentials
+    const { layer: tracing, spans } = recordSpans()
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(BitgetClient.execute(endpoint, { symbol: "BTCUSDT" }))
+      assert.strictEqual(error._tag, "BitgetRequestError")
+      assert.strictEqual(requests.length, 0)
+      assert.deepStrictEqual(spans.map((span) => span.name), ["bitget telemetry.refused"])
+      assert.deepStrictEqual(spans[0]!.attributes, {
+        "bitget.endpoint": "GET /api/v2/test/telemetry.refused",
+        "bitget.operation": "telemetry.refused",
+        "http.request.method": "GET",
+        "url.path": "/api/v2/test/telemetry.refused",
+        "bitget.attempt": 0,
+        "bitget.rate_limit.wait_ms": 0,
+        "error.type": "BitgetRequestError"
+      })
+      assert.strictEqual(yield* count("bitget_errors", { endpoint: label, type: "BitgetRequestError", code: "" }), 1)
+      assert.strictEqual(yield* count("bitget_requests", { endpoint: label, outcome: "failure" }), 1)
+    }).pipe(Effect.provide(Layer.merge(layer, tracing)))
   })
 
   it.effect("mark a failure with its type and the exchange's code, in spans and metrics", () => {
@@ -134,15 +193,19 @@ describe("call spans", () => {
       const error = yield* Effect.flip(BitgetClient.execute(endpoint, { symbol: "BTCUSDT" }))
       assert.strictEqual(error._tag, "BitgetApiError")
       const call = spans.find((span) => span.name === "bitget telemetry.failed")
-      assert.strictEqual(call?.attributes[Telemetry.attributes.errorType], "BitgetApiError")
-      assert.strictEqual(call?.attributes[Telemetry.attributes.errorCode], "40009")
-      assert.strictEqual(call?.attributes[Telemetry.attributes.attempt], 1)
-      assert.isUndefined(call?.attributes[Telemetry.attributes.retryReasons])
+      assert.strictEqual(call?.attributes["error.type"], "BitgetApiError")
+      assert.strictEqual(call?.attributes["bitget.error.code"], "40009")
+      assert.strictEqual(call?.attributes["bitget.attempt"], 1)
+      assert.isUndefined(call?.attributes["bitget.retry.reasons"])
+      const attempt = spans.find((span) => span.name === "GET /api/v2/test/telemetry.failed")
+      assert.strictEqual(attempt?.attributes["error.type"], "BitgetApiError")
+      assert.strictEqual(attempt?.attributes["bitget.error.code"], "40009")
+      assert.strictEqual(attempt?.attributes["http.response.status_code"], 400)
       assert.strictEqual(
-        yield* count(Telemetry.errors, { endpoint: label, type: "BitgetApiError", code: "40009" }),
+        yield* count("bitget_errors", { endpoint: label, type: "BitgetApiError", code: "40009" }),
         1
       )
-      assert.strictEqual(yield* count(Telemetry.requests, { endpoint: label, outcome: "failure" }), 1)
+      assert.strictEqual(yield* count("bitget_requests", { endpoint: label, outcome: "failure" }), 1)
     }).pipe(Effect.provide(Layer.merge(layer, tracing)))
   })
 
@@ -155,8 +218,8 @@ describe("call spans", () => {
       const fiber = yield* Effect.forkChild(BitgetClient.execute(endpoint, { symbol: "BTCUSDT" }))
       yield* TestClock.adjust("100 millis")
       yield* Fiber.interrupt(fiber)
-      assert.strictEqual(yield* count(Telemetry.requests, { endpoint: label, outcome: "interrupted" }), 1)
-      assert.strictEqual(yield* count(Telemetry.requests, { endpoint: label, outcome: "failure" }), 0)
+      assert.strictEqual(yield* count("bitget_requests", { endpoint: label, outcome: "interrupted" }), 1)
+      assert.strictEqual(yield* count("bitget_requests", { endpoint: label, outcome: "failure" }), 0)
     }).pipe(Effect.provide(layer))
   })
 })
@@ -176,8 +239,8 @@ describe("log lines", () => {
       assert.isTrue(
         lines.some((line) => line.startsWith(`INFO retry: ${label} attempt 2 in 1000 ms after RateLimited`))
       )
-      assert.strictEqual(yield* count(RateLimiter.rejections, { endpoint: label }), 1)
-      assert.strictEqual(yield* count(Telemetry.retries, { endpoint: label, reason: "RateLimited" }), 1)
+      assert.strictEqual(yield* count("bitget_rate_limit_rejections", { endpoint: label }), 1)
+      assert.strictEqual(yield* count("bitget_retries", { endpoint: label, reason: "RateLimited" }), 1)
     }).pipe(Effect.provide(Layer.merge(layer, logging)))
   })
 
@@ -199,9 +262,9 @@ describe("log lines", () => {
       assert.include(lines, "INFO clock: synced with the exchange, offset 5000 ms")
       assert.isTrue(lines.some((line) => line.startsWith(`INFO retry: ${label} attempt 2 after the exchange refused`)))
       const call = spans.find((span) => span.name === "bitget telemetry.skewed")
-      assert.strictEqual(call?.attributes[Telemetry.attributes.retryReasons], "ClockSkew")
-      assert.strictEqual(call?.attributes[Telemetry.attributes.attempt], 2)
-      assert.strictEqual(yield* count(Telemetry.retries, { endpoint: label, reason: "ClockSkew" }), 1)
+      assert.strictEqual(call?.attributes["bitget.retry.reasons"], "ClockSkew")
+      assert.strictEqual(call?.attributes["bitget.attempt"], 2)
+      assert.strictEqual(yield* count("bitget_retries", { endpoint: label, reason: "ClockSkew" }), 1)
     }).pipe(Effect.provide(Layer.mergeAll(layer, logging, tracing)))
   })
 })
@@ -277,34 +340,34 @@ describe("streams", () => {
     const endpoint = "GET /api/v2/test/walk"
     return Effect.gen(function*() {
       const before = yield* Effect.all([
-        count(Telemetry.streamRecords, { endpoint }),
-        count(Telemetry.streamPages, { endpoint }),
-        count(Telemetry.streamWindows, { endpoint })
+        count("bitget_stream_records", { endpoint }),
+        count("bitget_stream_pages", { endpoint }),
+        count("bitget_stream_windows", { endpoint })
       ])
       yield* Stream.runDrain(walkPages(Effect.succeed))
       const after = yield* Effect.all([
-        count(Telemetry.streamRecords, { endpoint }),
-        count(Telemetry.streamPages, { endpoint }),
-        count(Telemetry.streamWindows, { endpoint })
+        count("bitget_stream_records", { endpoint }),
+        count("bitget_stream_pages", { endpoint }),
+        count("bitget_stream_windows", { endpoint })
       ])
       assert.deepStrictEqual(after.map((n, i) => n - before[i]!), [4, 4, 3])
-      const pageSpans = spans.filter((span) => span.name === Telemetry.pageSpan)
+      const pageSpans = spans.filter((span) => span.name === "bitget.stream.page")
       assert.deepStrictEqual(
         pageSpans.map((span) => [
-          span.attributes[Telemetry.attributes.window],
-          span.attributes[Telemetry.attributes.page],
-          span.attributes[Telemetry.attributes.records]
+          span.attributes["bitget.stream.window"],
+          span.attributes["bitget.stream.page"],
+          span.attributes["bitget.stream.records"]
         ]),
         [[0, 1, 2], [0, 2, 1], [1, 3, 1], [2, 4, 0]]
       )
       assert.deepStrictEqual(pageSpans[2]!.attributes, {
-        [Telemetry.attributes.endpoint]: endpoint,
-        [Telemetry.attributes.window]: 1,
-        [Telemetry.attributes.windows]: 3,
-        [Telemetry.attributes.windowStart]: "1970-01-02T00:00:00.000Z",
-        [Telemetry.attributes.windowEnd]: "1970-01-02T23:59:59.999Z",
-        [Telemetry.attributes.page]: 3,
-        [Telemetry.attributes.records]: 1
+        "bitget.endpoint": endpoint,
+        "bitget.stream.window": 1,
+        "bitget.stream.windows": 3,
+        "bitget.stream.window.start": "1970-01-02T00:00:00.000Z",
+        "bitget.stream.window.end": "1970-01-02T23:59:59.999Z",
+        "bitget.stream.page": 3,
+        "bitget.stream.records": 1
       })
     }).pipe(Effect.provide(tracing))
   })
@@ -330,12 +393,86 @@ describe("streams", () => {
       yield* Fiber.join(fiber)
       const waited = spans
         .filter((span) => span.name === "bitget telemetry.walked")
-        .map((span) => span.attributes[Telemetry.attributes.rateLimitWait] as number)
+        .map((span) => span.attributes["bitget.rate_limit.wait_ms"] as number)
       assert.strictEqual(waited.length, 4)
       assert.strictEqual(waited[0], 0)
       assert.isTrue(waited.slice(1).every((millis) => millis > 0))
       const total = waited.reduce((sum, millis) => sum + millis, 0)
       assert.strictEqual(Duration.toMillis(reports.at(-1)!.limiterWait), total)
+      // the attempts' own waits, and the limiter's metrics: three calls waited, for as long as the spans say
+      const attemptWaits = spans
+        .filter((span) => span.name === "GET /api/v2/test/telemetry.walked")
+        .map((span) => span.attributes["bitget.rate_limit.wait_ms"])
+      assert.deepStrictEqual(attemptWaits, waited)
+      const endpointOnly = { endpoint: "GET /api/v2/test/telemetry.walked" }
+      assert.strictEqual(yield* count("bitget_rate_limit_waits", endpointOnly), 3)
+      const waitTime = yield* series("bitget_rate_limit_wait_ms", endpointOnly)
+      assert.strictEqual(waitTime?.type, "Histogram")
+      if (waitTime?.type === "Histogram") {
+        assert.strictEqual(waitTime.state.count, 3)
+        assert.strictEqual(waitTime.state.sum, total)
+        // buckets doubling from 1 ms to 16,384 ms
+        assert.deepStrictEqual(
+          waitTime.state.buckets.map(([boundary]) => boundary),
+          [...Array.from({ length: 15 }, (_, i) => 2 ** i), Number.POSITIVE_INFINITY]
+        )
+      }
     }).pipe(Effect.provide(Layer.merge(layer, tracing)))
+  })
+})
+
+describe("names", () => {
+  // the names docs/observability.md lists, which users' dashboards and alerts rely on: written out here, so that
+  // renaming a constant fails (the tests above read what the client emits under the same literal names)
+  it("the span attribute keys and the page span's name are the documented ones", () => {
+    assert.deepStrictEqual(Telemetry.attributes, {
+      endpoint: "bitget.endpoint",
+      operation: "bitget.operation",
+      method: "http.request.method",
+      path: "url.path",
+      url: "url.full",
+      attempt: "bitget.attempt",
+      retryReasons: "bitget.retry.reasons",
+      rateLimitWait: "bitget.rate_limit.wait_ms",
+      status: "http.response.status_code",
+      errorType: "error.type",
+      errorCode: "bitget.error.code",
+      window: "bitget.stream.window",
+      windows: "bitget.stream.windows",
+      windowStart: "bitget.stream.window.start",
+      windowEnd: "bitget.stream.window.end",
+      page: "bitget.stream.page",
+      records: "bitget.stream.records"
+    })
+    assert.strictEqual(Telemetry.pageSpan, "bitget.stream.page")
+  })
+
+  it("the metrics are the documented ones, of the documented kinds", () => {
+    const metrics = [
+      Telemetry.requests,
+      Telemetry.duration,
+      Telemetry.retries,
+      Telemetry.errors,
+      Telemetry.streamRecords,
+      Telemetry.streamPages,
+      Telemetry.streamWindows,
+      RateLimiter.waits,
+      RateLimiter.waitTime,
+      RateLimiter.rejections,
+      RateLimiter.storeFallbacks
+    ]
+    assert.deepStrictEqual(metrics.map((metric) => [metric.id, metric.type]), [
+      ["bitget_requests", "Counter"],
+      ["bitget_request_duration_ms", "Histogram"],
+      ["bitget_retries", "Counter"],
+      ["bitget_errors", "Counter"],
+      ["bitget_stream_records", "Counter"],
+      ["bitget_stream_pages", "Counter"],
+      ["bitget_stream_windows", "Counter"],
+      ["bitget_rate_limit_waits", "Counter"],
+      ["bitget_rate_limit_wait_ms", "Histogram"],
+      ["bitget_rate_limit_rejections", "Counter"],
+      ["bitget_rate_limit_store_fallbacks", "Counter"]
+    ])
   })
 })

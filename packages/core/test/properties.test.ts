@@ -15,7 +15,7 @@
  * Seeded (`PROPERTY_SEED` overrides the seed, `PROPERTY_RUNS` the run count).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, BigDecimal, DateTime, Option, Predicate, Result, Schema } from "effect"
+import { Arbitrary, BigDecimal, DateTime, Effect, Option, Predicate, Result, Schema } from "effect"
 import { describeParseError } from "../src/client/envelope.js"
 import * as FuturesHistory from "../src/FuturesHistory.js"
 import { bail, compiled } from "../src/internal/decoder.js"
@@ -23,7 +23,7 @@ import * as P2pOrders from "../src/P2pOrders.js"
 import { Unrecognized } from "../src/Schemas.js"
 import * as Symbols from "../src/Symbols.js"
 import * as TaxRecords from "../src/TaxRecords.js"
-import { constantFrom, integer, nat, oneOf } from "./arbitraries.js"
+import { arrayOf, checkCounting, constantFrom, integer, nat, oneOf } from "./arbitraries.js"
 import { brief, keyOrder } from "./compare.js"
 import { descriptors } from "./descriptors.js"
 
@@ -43,16 +43,25 @@ const params = (count = runs) => ({ timeout, arbitrary: { seed, runs: count, max
 // Generators
 // ---------------------------------------------------------------------------
 
-/** Strings of printable ASCII and well-known troublemakers (`__proto__`, lone surrogates, …). */
-const string = (maxLength: number): Arbitrary.Arbitrary<string> =>
-  Arbitrary.schema(Schema.String.check(Schema.isMaxLength(maxLength)))
-
-/** Strings of any code points, lone surrogates included (fast-check's `unit: "binary"`). */
-const binaryString = (maxLength: number): Arbitrary.Arbitrary<string> =>
-  Arbitrary.map(
-    Arbitrary.array(integer(0, 0x10FFFF), { maxLength }),
-    (codePoints) => String.fromCodePoint(...codePoints)
+/**
+ * Strings of up to `maxLength` characters: half of them the schema's own (printable ASCII and well-known
+ * troublemakers, `__proto__`, lone surrogates, …, which stop at 10 characters), half printable ASCII of a length
+ * drawn up to `maxLength`.
+ */
+const string = (maxLength: number): Arbitrary.Arbitrary<string> => {
+  const ofLength = Array.from(
+    { length: maxLength + 1 },
+    (_, length) => Arbitrary.schema(Schema.String.check(Schema.isBetweenLength(length, length)))
   )
+  return oneOf(
+    Arbitrary.schema(Schema.String.check(Schema.isMaxLength(maxLength))),
+    Arbitrary.flatMap(integer(0, maxLength), (length) => ofLength[length] as Arbitrary.Arbitrary<string>)
+  )
+}
+
+/** Strings of up to `maxLength` code points, any of them, lone surrogates included (fast-check's `unit: "binary"`). */
+const binaryString = (maxLength: number): Arbitrary.Arbitrary<string> =>
+  Arbitrary.map(arrayOf(integer(0, 0x10FFFF), 0, maxLength), (codePoints) => String.fromCodePoint(...codePoints))
 
 // ---------------------------------------------------------------------------
 // JSON helpers
@@ -526,25 +535,30 @@ const enumProperties = <A, I>(
     Arbitrary.filter(([, index, raw]) => isUnknownTo(fieldAt(fields, index), raw))
   )
   const encode = Schema.encodeSync(schema)
-  it.prop(
-    `${name}: unknown enum strings decode as Unrecognized, kept verbatim`,
-    [cases],
-    ([[value, index, raw]]) => {
-      const field = fieldAt(fields, index)
-      const encoded = wire(encode(value)) as Record<string, unknown>
-      prepare(encoded)
-      writePath(encoded, field.path, raw)
-      const what = () => `${field.path.join(".")} = ${brief(raw, 60)} in ${brief(encoded)}`
-      const decoded = decodeSafely(schema, encoded, what)
-      if (Result.isFailure(decoded)) {
-        return assert.fail(`an unknown enum value failed decoding: ${describeParseError(decoded.failure)}; ${what()}`)
-      }
-      const read = readPath(decoded.success, field.path)
-      assert.instanceOf(read, Unrecognized, `not kept as Unrecognized: ${brief(read)}; ${what()}`)
-      assert.strictEqual(Predicate.hasProperty(read, "value") ? read.value : undefined, raw, what())
-    },
-    params()
-  )
+  const { arbitrary, timeout } = params()
+  it.effect(`${name}: unknown enum strings decode as Unrecognized, kept verbatim`, () =>
+    Effect.gen(function*() {
+      const counts = yield* checkCounting(cases, {
+        // the generated strings, as long as `rawEnum` says (not the one of 10,000 characters)
+        "11 to 24 code points": ([, , raw]) => [...raw].length > 10 && [...raw].length <= 24,
+        "24 code points": ([, , raw]) => [...raw].length === 24
+      }, ([value, index, raw]) => {
+        const field = fieldAt(fields, index)
+        const encoded = wire(encode(value)) as Record<string, unknown>
+        prepare(encoded)
+        writePath(encoded, field.path, raw)
+        const what = () => `${field.path.join(".")} = ${brief(raw, 60)} in ${brief(encoded)}`
+        const decoded = decodeSafely(schema, encoded, what)
+        if (Result.isFailure(decoded)) {
+          return assert.fail(`an unknown enum value failed decoding: ${describeParseError(decoded.failure)}; ${what()}`)
+        }
+        const read = readPath(decoded.success, field.path)
+        assert.instanceOf(read, Unrecognized, `not kept as Unrecognized: ${brief(read)}; ${what()}`)
+        assert.strictEqual(Predicate.hasProperty(read, "value") ? read.value : undefined, raw, what())
+      }, arbitrary)
+      assert.isAtLeast(counts["11 to 24 code points"], Math.ceil(arbitrary.runs / 6), "strings of 11 to 24 code points")
+      assert.isAtLeast(counts["24 code points"], 1, "strings of 24 code points")
+    }), timeout)
 }
 
 const paymentInfo = {

@@ -97,25 +97,34 @@ export const advance = (duration: Duration.Input, step: Duration.Input = "10 mil
 
 /**
  * A client layer whose HTTP answers come from `respond`; `requests` lists what
- * was sent, in order. Retries and rate limiting are off unless `options` set them.
+ * was sent, in order, and `sentAt` the clock time each was sent at. Retries
+ * and rate limiting are off unless `options` set them. With a `latency`, each
+ * answer arrives that long after its request was sent (on the clock, so a test
+ * moves the `TestClock` past it: see `advance`).
  */
 export const exchange = (
   respond: (request: Recorded) => Reply,
-  options: BitgetConfig.BitgetOptionsInput = { credentials }
+  options: BitgetConfig.BitgetOptionsInput = { credentials },
+  latency?: Duration.Input
 ) => {
   const requests: Array<Recorded> = []
-  const http = HttpClient.make((request, url) =>
-    Effect.sync(() => {
-      const body = request.body._tag === "Uint8Array" ? decoder.decode(request.body.body) : ""
-      const recorded: Recorded = { method: request.method, url, headers: { ...request.headers }, body }
-      requests.push(recorded)
-      const reply = respond(recorded)
-      return HttpClientResponse.fromWeb(
-        request,
-        new Response(reply.body, { status: reply.status ?? 200, headers: reply.headers ?? {} })
-      )
-    })
-  )
+  const sentAt: Array<number> = []
+  const http = HttpClient.make((request, url) => {
+    const answer = Effect.clockWith((clock) =>
+      Effect.sync(() => {
+        const body = request.body._tag === "Uint8Array" ? decoder.decode(request.body.body) : ""
+        const recorded: Recorded = { method: request.method, url, headers: { ...request.headers }, body }
+        requests.push(recorded)
+        sentAt.push(clock.currentTimeMillisUnsafe())
+        const reply = respond(recorded)
+        return HttpClientResponse.fromWeb(
+          request,
+          new Response(reply.body, { status: reply.status ?? 200, headers: reply.headers ?? {} })
+        )
+      })
+    )
+    return latency === undefined ? answer : Effect.tap(answer, () => Effect.sleep(latency))
+  })
   const layer = BitgetClient.layer.pipe(
     Layer.provide(
       Layer.mergeAll(
@@ -125,7 +134,7 @@ export const exchange = (
       )
     )
   )
-  return { layer, requests }
+  return { layer, requests, sentAt }
 }
 
 /**
