@@ -280,23 +280,83 @@ const clientOver = (http: HttpClient.HttpClient, options: BitgetConfig.BitgetOpt
   )
 
 describe("secrets a server echoes never leave (findings 5 and 6)", () => {
-  /** Every spelling of a value a server might echo. */
-  const spellings = (value: string) => [
-    value,
-    JSON.stringify(value).slice(1, -1),
-    encodeURIComponent(value),
-    encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (s) => s.toLowerCase())
-  ]
-  const passphrase = "pass/phrase+\"quoted\" &more"
+  /** Percent-escapes with lower-case hex digits (`%2f`), as some servers write them. */
+  const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
+
+  /** `\uXXXX` for every UTF-16 unit but an ASCII letter or digit, as HTML-safe JSON encoders write it. */
+  const unicodeEscaped = (value: string, upper: boolean) => {
+    let out = ""
+    for (let i = 0; i < value.length; i++) {
+      const unit = value.charCodeAt(i)
+      const alphanumeric = (unit >= 48 && unit <= 57) || (unit >= 65 && unit <= 90) || (unit >= 97 && unit <= 122)
+      const hex = unit.toString(16).padStart(4, "0")
+      out += alphanumeric ? value[i] : `\\u${upper ? hex.toUpperCase() : hex}`
+    }
+    return out
+  }
+
+  /**
+   * Every spelling of a value a server might echo, by name, written here from
+   * the encodings themselves (not the library's list): raw; JSON-escaped, also
+   * with `\/`; `\uXXXX` in lower and upper case; URL-encoded with upper- and
+   * lower-case hex; `+` for a space; form-encoded (`URLSearchParams`: `!'()~`
+   * escaped too, `+` for a space) with either case of hex.
+   */
+  const spellings = (value: string): ReadonlyArray<readonly [name: string, spelled: string]> => {
+    const json = JSON.stringify(value).slice(1, -1)
+    const url = encodeURIComponent(value)
+    const plus = url.replaceAll("%20", "+")
+    const form = new URLSearchParams([["v", value]]).toString().slice("v=".length)
+    return [
+      ["raw", value],
+      ["JSON", json],
+      ["JSON with \\/", json.replaceAll("/", "\\/")],
+      ["\\u lower", unicodeEscaped(value, false)],
+      ["\\u upper", unicodeEscaped(value, true)],
+      ["URL", url],
+      ["URL lower hex", lowerHex(url)],
+      ["URL with +", plus],
+      ["URL with + lower hex", lowerHex(plus)],
+      ["form", form],
+      ["form lower hex", lowerHex(form)]
+    ]
+  }
+
+  /** The spellings of a secret; a padded base64 one (a signature) also without its padding, as good a secret. */
+  const secretSpellings = (secret: string): ReadonlyArray<readonly [name: string, spelled: string]> =>
+    /^[A-Za-z0-9+/]+=+$/.test(secret)
+      ? [
+        ...spellings(secret),
+        ...spellings(secret.replace(/=+$/, "")).map(([name, spelled]) => [`unpadded, ${name}`, spelled] as const)
+      ]
+      : spellings(secret)
+
+  /** How many spellings a secret has at most (a signature's, padded and not): echo `k` is spelling `k` of each. */
+  const spellingCount = 2 * spellings("").length
+
+  // a space and a `(` make the `+` and form spellings differ from the URL ones and from each other
+  const passphrase = "pass/phrase+\"quoted\" &more (ok!)"
   const apiKey = "bg_echoed_api_key_123"
   const leaky = Credentials.hmac({ apiKey, secret: hmacSecret, passphrase })
 
-  /** Every request header as `name=value`, in every spelling; `seen` gets each value. */
-  const echo = (request: HttpClientRequest.HttpClientRequest, seen: Array<string>) =>
-    Object.entries(request.headers).flatMap(([name, value]) => {
-      seen.push(value)
-      return spellings(value).map((spelling) => `${name}=${spelling}`)
-    })
+  it("the spellings are distinct, so that each one dropped by the scrubber shows", () => {
+    assert.strictEqual(new Set(spellings(passphrase).map(([, spelled]) => spelled)).size, 11)
+  })
+
+  /**
+   * Every request header as `name=value` in spelling `k` of its value, the
+   * credentials first (so no cap on a quoted text cuts them off); `seen` gets
+   * each value.
+   */
+  const echo = (request: HttpClientRequest.HttpClientRequest, k: number, seen: Array<string>) =>
+    Object.entries(request.headers).sort(([a], [b]) =>
+      Number(b.startsWith("access-")) - Number(a.startsWith("access-"))
+    )
+      .map(([name, value]) => {
+        seen.push(value)
+        const forms = secretSpellings(value)
+        return `${name}=${(forms[k % forms.length] as readonly [string, string])[1]}`
+      })
 
   /** A tracer over `tracer` that records each span's name, attributes, events and exit in `spans`. */
   const recording = (tracer: Tracer.Tracer, spans: Array<Record<string, unknown>>): Tracer.Tracer => ({
@@ -327,10 +387,13 @@ describe("secrets a server echoes never leave (findings 5 and 6)", () => {
   /**
    * Makes a signed call over `http` and asserts that no spelling of a secret
    * (the key, passphrase, HMAC secret, or a signature: the values over 40
-   * characters that `seen` got) is in any text the failure shows: message,
-   * JSON, inspect, causes, logs, span attributes, events and exits.
+   * characters that `seen` got; each in every spelling of `secretSpellings`)
+   * is in any text the failure shows: message, JSON, inspect, causes, logs,
+   * span attributes, events and exits; and that the message shows where each
+   * credential was echoed (`<redacted>` once each at least), so that a
+   * spelling left in would have shown.
    */
-  const assertNoSecretShows = (http: HttpClient.HttpClient, seen: ReadonlyArray<string>) => {
+  const assertNoSecretShows = (http: HttpClient.HttpClient, seen: ReadonlyArray<string>, k: number) => {
     const texts: Array<string> = []
     const spans: Array<Record<string, unknown>> = []
     // the message as a console logger would print it, and as a JSON logger would; the tracer logger stays, as it
@@ -366,13 +429,21 @@ describe("secrets a server echoes never leave (findings 5 and 6)", () => {
       )
       assert.include(seen, apiKey)
       assert.isTrue(texts.some((text) => text.includes("the call failed")), "the log line was not recorded")
-      assert.include(error.message, "<redacted>")
       const secrets = [apiKey, passphrase, hmacSecret, ...seen.filter((value) => value.length > 40)]
       for (const secret of secrets) {
-        for (const spelling of spellings(secret)) {
-          for (const text of texts) assert.notInclude(text, spelling)
+        for (const [name, spelled] of secretSpellings(secret)) {
+          for (const text of texts) {
+            if (text.includes(spelled)) {
+              assert.fail(`echo ${k}: a secret shows ${name}: ${JSON.stringify(spelled)} in ${text.slice(0, 400)}`)
+            }
+          }
         }
       }
+      assert.isAtLeast(
+        error.message.split("<redacted>").length - 1,
+        3,
+        `echo ${k}: the key, the passphrase and the signature were echoed into the message, each scrubbed`
+      )
       assert.deepStrictEqual(spans.map((span) => span.name), [
         "caller",
         "bitget p2p.orderList",
@@ -382,49 +453,55 @@ describe("secrets a server echoes never leave (findings 5 and 6)", () => {
     }).pipe(Effect.provide(logs))
   }
 
+  /** The echoes `0` to `spellingCount - 1`: each spelling of every secret in turn. */
+  const echoes = Array.from({ length: spellingCount }, (_, k) => k)
+
   it.effect("in messages, JSON, inspect, causes, logs, span attributes, events and exits", () => {
     const seen: Array<string> = []
-    // an exchange that echoes every request header, in every spelling, into its status line, body, msg and headers
-    const http = HttpClient.make((request) =>
-      Effect.sync(() => {
-        const echoed = echo(request, seen)
-        const msg = `bad request ${echoed.join(" ")}`
-        const body = `{"code":"40009","msg":${JSON.stringify(msg)},"data":${JSON.stringify(echoed)},"raw":"${
-          echoed.join(";")
-        }"}`
-        return HttpClientResponse.fromWeb(
-          request,
-          new Response(body, {
-            status: 400,
-            headers: { "x-echo": encodeURIComponent(echoed.join(";")) }
-          })
-        )
-      })
-    )
-    return assertNoSecretShows(http, seen)
+    // an exchange that echoes every request header, in spelling `k`, into its status line, body, msg and headers
+    const http = (k: number) =>
+      HttpClient.make((request) =>
+        Effect.sync(() => {
+          const echoed = echo(request, k, seen)
+          const msg = `bad request ${echoed.join(" ")}`
+          const body = `{"code":"40009","msg":${JSON.stringify(msg)},"data":${JSON.stringify(echoed)},"raw":"${
+            echoed.join(";")
+          }"}`
+          return HttpClientResponse.fromWeb(
+            request,
+            new Response(body, {
+              status: 400,
+              headers: { "x-echo": encodeURIComponent(echoed.join(";")) }
+            })
+          )
+        })
+      )
+    return Effect.forEach(echoes, (k) => assertNoSecretShows(http(k), seen, k), { discard: true })
   })
 
   it.effect("nor when an HTTP layer throws an error that quotes the request: Unexpected, its text kept", () => {
     const seen: Array<string> = []
-    // what fetch throws for a header it refuses quotes the value; this one quotes every header in every spelling
-    const http = HttpClient.make((request) =>
-      Effect.fail(
-        new HttpClientError.HttpClientError({
-          reason: new HttpClientError.TransportError({
-            request,
-            cause: new TypeError(`Headers.append: invalid header value ${echo(request, seen).join(" ")}`)
+    // what fetch throws for a header it refuses quotes the value; this one quotes every header in spelling `k`
+    const http = (k: number) =>
+      HttpClient.make((request) =>
+        Effect.fail(
+          new HttpClientError.HttpClientError({
+            reason: new HttpClientError.TransportError({
+              request,
+              cause: new TypeError(`Headers.append: invalid header value ${echo(request, k, seen).join(" ")}`)
+            })
           })
-        })
+        )
       )
-    )
-    return Effect.gen(function*() {
-      const error = yield* assertNoSecretShows(http, seen)
-      assert.isTrue(error instanceof BitgetTransportError && error.reason === "Unexpected")
-      assert.include(
-        error.message,
-        "transport failure (Unexpected): request transport failure: TypeError: Headers.append"
-      )
-      assert.isAtMost(error.message.length, 500)
-    })
+    return Effect.forEach(echoes, (k) =>
+      Effect.gen(function*() {
+        const error = yield* assertNoSecretShows(http(k), seen, k)
+        assert.isTrue(error instanceof BitgetTransportError && error.reason === "Unexpected")
+        assert.include(
+          error.message,
+          "transport failure (Unexpected): request transport failure: TypeError: Headers.append"
+        )
+        assert.isAtMost(error.message.length, 500)
+      }), { discard: true })
   })
 })

@@ -11,9 +11,15 @@
  * program can see (the error's message, `String`, JSON and `util.inspect`
  * forms, `Cause.pretty`, every log line, every span with its attributes,
  * events and exit) holds the API key, the passphrase, the secret or any
- * signature the server received, raw, JSON-escaped or URL-encoded. An
- * oversized answer is not read past the configured cap, and no connection is
- * left open once the client is released.
+ * signature the server received, in any spelling the server echoes them in
+ * (`Hostile.secretSpellings`: raw, JSON-escaped, `\uXXXX`, URL- and
+ * form-encoded, a signature also unpadded), and every spelling is echoed at
+ * least once. An oversized answer is not read past the configured cap, and
+ * no connection is left open once the client is released.
+ *
+ * The run must exercise what it checks: a minimum count of successes and of
+ * each typed failure (`minimumsFor`, printed with the counts), and every
+ * call answered only with valid answers is a success.
  *
  * `FUZZ_SEED` (default 20250613), `FUZZ_CALLS` (default 3000), `FUZZ_ONLY`
  * (comma-separated call indices: replay only those calls, meeting the same
@@ -68,10 +74,15 @@ const seed = Number(process.env.FUZZ_SEED ?? 20_250_613)
 const calls = Number(process.env.FUZZ_CALLS ?? 3_000)
 const only = process.env.FUZZ_ONLY?.split(",").filter((part) => part.trim() !== "").map(Number)
 
-/** Credentials whose every part is distinctive, with characters that spell differently JSON-escaped and URL-encoded. */
+/**
+ * Credentials whose every part is distinctive, with characters that spell
+ * differently in each of the server's spellings (`Hostile.spellings`): a
+ * quote and a backslash (JSON), a slash (`\/`, `%2F`), a space (`+`) and
+ * `(` `)` (form encoding).
+ */
 const secrets = {
   apiKey: "bg_fuzzKEY/7f3a+9c2e",
-  passphrase: "fuzz\"PASS/phrase+9Q",
+  passphrase: "fuzz\"PASS/phrase+9Q (x)",
   secret: "fuzz-SECRET-\"0d9e8f7a6b5c\\4321"
 } as const
 
@@ -334,22 +345,44 @@ const testTracer = Tracer.make({ span: (options) => new RecordingSpan(options) }
 // Leak detection
 // ---------------------------------------------------------------------------
 
+/** Every spelling of every part of the credentials, by name (the server's own list, `Hostile.secretSpellings`). */
 const staticNeedles: ReadonlyArray<readonly [string, string]> = Object.entries(secrets).flatMap(([name, value]) =>
-  Hostile.forms(value).map((form, index) =>
-    [`${name} (${["raw", "JSON-escaped", "URL-encoded"][index]})`, form] as const
-  )
+  Hostile.secretSpellings(value).map(([spelling, spelled]) => [`${name} (${spelling})`, spelled] as const)
 )
 
-const base64Signature = /[A-Za-z0-9+/]{43}=/g
+/** Runs of base64 characters as long as a signature without its padding (HMAC-SHA256: 43, then `=`). */
+const base64Run = /[A-Za-z0-9+/]{43,}/g
 
-/** The secrets a text holds, by name and spelling; any signature the server received counts. */
+/**
+ * The text read three ways, so that a signature in any spelling is plain in
+ * one of them: as it is, with JSON escapes undone (`\uXXXX` in either case,
+ * `\/`), and with percent-escapes undone (either case of hex; `+` stays, a
+ * signature has no space).
+ */
+const decodings = (text: string): ReadonlyArray<readonly [string, string]> => [
+  ["raw", text],
+  [
+    "JSON-escaped",
+    text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replaceAll(
+      "\\/",
+      "/"
+    )
+  ],
+  ["URL-encoded", text.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))]
+]
+
+/**
+ * The secrets a text holds, by name and spelling; any signature the server
+ * received counts, with its padding or without, in any spelling.
+ */
 const leaksIn = (text: string, signatures: ReadonlySet<string>): ReadonlyArray<string> => {
   const found = new Set<string>()
   for (const [name, needle] of staticNeedles) if (text.includes(needle)) found.add(name)
-  const decoded = text.replace(/%2B/gi, "+").replace(/%2F/gi, "/").replace(/%3D/gi, "=").replace(/\\\//g, "/")
-  for (const candidate of [text, decoded]) {
-    for (const match of candidate.matchAll(base64Signature)) {
-      if (signatures.has(match[0])) found.add(candidate === text ? "signature (raw)" : "signature (URL-encoded)")
+  for (const [spelling, decoded] of decodings(text)) {
+    for (const [run] of decoded.matchAll(base64Run)) {
+      for (let at = 0; at + 43 <= run.length; at++) {
+        if (signatures.has(`${run.slice(at, at + 43)}=`)) found.add(`signature (${spelling})`)
+      }
     }
   }
   return [...found]
@@ -411,14 +444,34 @@ const collectGarbage = (): (() => void) | undefined => {
 
 const excerptAround = (text: string, secretsFound: ReadonlyArray<string>): string => {
   const needle = staticNeedles.find(([name]) => secretsFound.includes(name))?.[1]
-  const at = needle === undefined ? text.search(base64Signature) : text.indexOf(needle)
+  const at = needle === undefined ? text.search(base64Run) : text.indexOf(needle)
   const from = Math.max(0, at - 120)
   return text.slice(from, from + 300).replace(/\s+/g, " ")
 }
 
+/** The answers of the hostile server that are valid: a call answered only with them must succeed. */
+const validKinds: ReadonlySet<string> = new Set(["valid", "valid-delayed", "time"])
+
+/**
+ * The least number of calls (of `n`) that must end in each outcome: a success
+ * (its answer decoded), and each typed failure the server's answers call for
+ * (an error code, an HTTP error, an answer that does not decode, a broken
+ * connection): about half the shares of the default run (for successes, 40 %
+ * of its 52 %), so that a run that stopped exercising one fails.
+ */
+const minimumsFor = (n: number): ReadonlyArray<readonly [outcome: string, least: number]> =>
+  ([
+    ["success", 0.4],
+    ["BitgetApiError", 0.07],
+    ["BitgetHttpError", 0.05],
+    ["BitgetDecodeError", 0.1],
+    ["BitgetTransportError", 0.005]
+  ] as const).map(([outcome, share]) => [outcome, Math.max(1, Math.floor(n * share))] as const)
+
 describe("fuzz", () => {
   /** Every operation the run draws from: each endpoint's calls (the list from core's descriptors), then the streams. */
   const operations: ReadonlyArray<Operation> = [...covered(callsByEndpoint).flatMap(([, calls]) => calls), ...streams]
+  const operationByName = new Map(operations.map((operation) => [operation.name, operation]))
 
   it.live(
     `${calls} seeded calls against a hostile server: no defect, hang or leak (seed ${seed})`,
@@ -686,6 +739,24 @@ describe("fuzz", () => {
           families.set(family, (families.get(family) ?? 0) + n)
         }
         const leakCalls = new Set(leaks.map((leak) => leak.index))
+        // the calls whose every answer was a valid one: each must succeed (its answers decoded), unless it ran past
+        // its deadline while the event loop stalled (a machine this busy times out a valid answer)
+        const answeredValid = results.filter((result) => {
+          const kinds = server.seen.filter((request) => request.call === result.index).map((request) => request.kind)
+          return !operationByName.get(result.operation)?.stream && kinds.length > 0 &&
+            kinds.every((kind) => validKinds.has(kind)) && !(result.stalled && result.took >= deadline)
+        })
+        const validNotDecoded = answeredValid.filter((result) => result.outcome !== "success")
+        // each spelling of the credentials the server echoed, by name
+        const echoedSpellings = new Map<string, number>()
+        for (const [kind, n] of server.kinds) {
+          const echoed = /^echo:[^/]+\/(.+)$/.exec(kind)
+          if (echoed !== null) {
+            echoedSpellings.set(echoed[1] as string, (echoedSpellings.get(echoed[1] as string) ?? 0) + n)
+          }
+        }
+        const minimums = only === undefined ? minimumsFor(indices.length) : []
+        const outcomeCount = (name: string) => name === "success" ? count("success") : (typedByTag.get(name) ?? 0)
         const summary = [
           `fuzz seed=${seed} calls=${indices.length} requests=${server.seen.length} took=${elapsed}ms (concurrent ${concurrentMillis}ms, replays ${
             elapsed - concurrentMillis
@@ -708,7 +779,17 @@ describe("fuzz", () => {
               }]`
             ).join(", ")
           }`,
-          `answers: ${[...families].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}:${n}`).join(" ")}`
+          `answers: ${[...families].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}:${n}`).join(" ")}`,
+          `calls answered only validly=${answeredValid.length} of which not a success=${validNotDecoded.length}`,
+          `minimums: ${
+            minimums.map(([name, least]) => `${name} ${outcomeCount(name)} >= ${least}`).join(", ") ||
+            "none (FUZZ_ONLY)"
+          }`,
+          `echoed spellings: ${
+            Array.from({ length: Hostile.spellingCount }, (_, k) => Hostile.spellingName(k)).map((name) =>
+              `${name}:${echoedSpellings.get(name) ?? 0}`
+            ).join(" ")
+          }`
         ]
         const examples = (outcome: Outcome) =>
           results.filter((result) => result.outcome === outcome).slice(0, 12).map((result) =>
@@ -758,6 +839,23 @@ describe("fuzz", () => {
           )
         }
 
+        for (const [name, least] of minimums) {
+          assert.isAtLeast(outcomeCount(name), least, `calls ending as ${name} (see the report above)`)
+        }
+        if (only === undefined) {
+          assert.isAtLeast(answeredValid.length, Math.floor(indices.length * 0.2), "calls answered only validly")
+          for (let k = 0; k < Hostile.spellingCount; k++) {
+            const name = Hostile.spellingName(k)
+            assert.isAtLeast(echoedSpellings.get(name) ?? 0, 1, `echoes of the credentials spelled ${name}`)
+          }
+        }
+        assert.deepStrictEqual(
+          validNotDecoded.slice(0, 5).map((result) =>
+            `${result.index}:${result.operation} ${result.outcome} ${result.detail} (${result.took} ms)`
+          ),
+          [],
+          "calls answered only validly that did not succeed"
+        )
         assert.strictEqual(count("defect"), 0, "defects (see the report above)")
         assert.strictEqual(count("hang"), 0, "hangs (see the report above)")
         assert.strictEqual(count("interruption"), 0, "interruptions")

@@ -5,7 +5,9 @@
  * broken bodies (not JSON, HTML, truncated, empty, several MB, 100k deep,
  * huge decimals), slow drips, resets, delays, and echoes of the request's
  * headers (credentials included) in the body, the message and the response
- * headers, raw, JSON-escaped and URL-encoded.
+ * headers, in every spelling a secret may be echoed in (`spellings`: raw,
+ * JSON-escaped, `\uXXXX`, URL- and form-encoded; a signature also without
+ * its base64 padding).
  *
  * The answer to a request depends only on the seed, the call it belongs to
  * (the tag `FZ<call>` the driver puts in a parameter) and its attempt number
@@ -197,12 +199,70 @@ const html = (status: number, extra = "") =>
     ""
   ].join("\r\n")
 
-/** The three spellings a secret can leak in. */
-export const forms = (value: string): ReadonlyArray<string> => [
-  value,
-  JSON.stringify(value).slice(1, -1),
-  encodeURIComponent(value)
-]
+/** Percent-escapes with lower-case hex digits (`%2f`), as some servers write them. */
+const lowerHex = (text: string): string => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
+
+/** `\uXXXX` for every UTF-16 unit but an ASCII letter or digit, as HTML-safe JSON encoders write it. */
+const unicodeEscaped = (value: string, upper: boolean): string => {
+  let out = ""
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i)
+    const alphanumeric = (unit >= 48 && unit <= 57) || (unit >= 65 && unit <= 90) || (unit >= 97 && unit <= 122)
+    const hex = unit.toString(16).padStart(4, "0")
+    out += alphanumeric ? value[i] : `\\u${upper ? hex.toUpperCase() : hex}`
+  }
+  return out
+}
+
+/**
+ * Every spelling a server may echo a value in, by name, written here from the
+ * encodings themselves (the test's own list, not the library's): raw;
+ * JSON-escaped, also with `\/`; `\uXXXX` in lower and upper case;
+ * URL-encoded with upper- and lower-case hex; with `+` for a space;
+ * form-encoded (`URLSearchParams`: `!'()~` escaped too, `+` for a space) with
+ * either case of hex.
+ */
+export const spellings = (value: string): ReadonlyArray<readonly [name: string, spelled: string]> => {
+  const json = JSON.stringify(value).slice(1, -1)
+  const url = encodeURIComponent(value)
+  const plus = url.replaceAll("%20", "+")
+  const form = new URLSearchParams([["v", value]]).toString().slice("v=".length)
+  return [
+    ["raw", value],
+    ["json", json],
+    ["json-slash", json.replaceAll("/", "\\/")],
+    ["u-lower", unicodeEscaped(value, false)],
+    ["u-upper", unicodeEscaped(value, true)],
+    ["url", url],
+    ["url-lower", lowerHex(url)],
+    ["plus", plus],
+    ["plus-lower", lowerHex(plus)],
+    ["form", form],
+    ["form-lower", lowerHex(form)]
+  ]
+}
+
+/** Base64 with its padding (a signature). */
+const paddedBase64 = /^[A-Za-z0-9+/]+=+$/
+
+/**
+ * The spellings of a secret: those of `spellings`, and for padded base64 (a
+ * signature) those of it without the padding too (as good a secret).
+ */
+export const secretSpellings = (value: string): ReadonlyArray<readonly [name: string, spelled: string]> =>
+  paddedBase64.test(value)
+    ? [
+      ...spellings(value),
+      ...spellings(value.replace(/=+$/, "")).map(([name, spelled]) => [`unpadded-${name}`, spelled] as const)
+    ]
+    : spellings(value)
+
+/** How many spellings the echoes draw from: a value's `secretSpellings`, taken modulo their number. */
+export const spellingCount = 2 * spellings("").length
+
+/** The name of spelling `k` of a signature (`unpadded-…` past the padded ones), as the echo kinds are named. */
+export const spellingName = (k: number): string =>
+  (secretSpellings("c2lnbmF0dXJl/+c=")[k % spellingCount] as readonly [string, string])[0]
 
 const hugeDecimals = ["1e999999999", "-1e999999999", "1e-999999999", "9".repeat(200_000), "NaN", "Infinity"]
 
@@ -493,10 +553,13 @@ const plan = (
       }
     }
     default: {
-      // echo: every request header, in one of its three spellings, somewhere the client may quote it
-      const form = rng.int(0, 2)
+      // echo: every request header, in one of its spellings (the same for all), somewhere the client may quote it
+      const spelling = rng.int(0, spellingCount - 1)
       const headers = echoable(request)
-      const spelled = headers.map(([name, value]) => [name, forms(value)[form] as string] as const)
+      const spelled = headers.map(([name, value]) => {
+        const all = secretSpellings(value)
+        return [name, (all[spelling % all.length] as readonly [string, string])[1]] as const
+      })
       const text = spelled.map(([name, value]) => `${name}=${value}`).join("; ")
       const placement = rng.pick(
         [
@@ -576,7 +639,7 @@ const plan = (
       })()
       if (placement === "retry-after" && /^[\t\x20-\x7e]*$/.test(sign)) echoHeaders["retry-after"] = sign
       return {
-        kind: `echo:${placement}/${["raw", "json", "url"][form]}`,
+        kind: `echo:${placement}/${spellingName(spelling)}`,
         status: body.status,
         headers: { "content-type": body.type === "json" ? "application/json" : body.type, ...echoHeaders },
         body: body.body,
