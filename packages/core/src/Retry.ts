@@ -54,7 +54,10 @@ const isTooFrequent = isApiErrorOfKind("RateLimited")
 export const isRetryable = (idempotency: Idempotency) => (error: BitgetError): boolean => {
   switch (error._tag) {
     case "BitgetTransportError":
-      return error.reason !== "Unexpected" && (idempotency === "idempotent" || !error.sent)
+      // an unsafe call is retried only when it provably never left: a timed-out one may have reached the
+      // exchange, whatever the transport says it sent, and a retry would place a second order
+      return error.reason !== "Unexpected" &&
+        (idempotency === "idempotent" || (!error.sent && error.reason !== "Timeout"))
     case "BitgetHttpError":
       return idempotency === "idempotent" && (error.status >= 500 || error.status === 408)
     case "BitgetApiError":

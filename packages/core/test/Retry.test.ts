@@ -1,10 +1,20 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Layer, Option, Schema } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer, Option, Random, Schedule, Schema } from "effect"
 import { HttpClient, HttpClientError } from "effect/http"
 import { TestClock } from "effect/testing"
 import * as BitgetClient from "../src/BitgetClient.js"
 import * as BitgetConfig from "../src/BitgetConfig.js"
-import { BitgetTransportError } from "../src/BitgetError.js"
+import type { BitgetError } from "../src/BitgetError.js"
+import {
+  BitgetApiError,
+  BitgetDecodeError,
+  BitgetHttpError,
+  BitgetRequestError,
+  BitgetSignerError,
+  BitgetTransportError,
+  RateLimiterStoreError,
+  RateLimitWaitExceeded
+} from "../src/BitgetError.js"
 import * as Endpoint from "../src/Endpoint.js"
 import * as Retry from "../src/Retry.js"
 import type { Reply } from "./support.js"
@@ -284,4 +294,147 @@ describe("clock", () => {
       assert.strictEqual(requests.length, 4)
     }).pipe(Effect.provide(layer))
   })
+})
+
+describe("what is retried (isRetryable)", () => {
+  const endpoint = "GET /x"
+  const http = (status: number) => new BitgetHttpError({ endpoint, status, excerpt: "" })
+  const api = (code: string, status: number) =>
+    new BitgetApiError({ endpoint, code, msg: "", status, requestTime: Option.none(), retryAfter: Option.none() })
+  const transport = (reason: BitgetTransportError["reason"], sent: boolean) =>
+    new BitgetTransportError({ endpoint, reason, sent, description: "" })
+  const idempotent = Retry.isRetryable("idempotent")
+  const unsafe = Retry.isRetryable("unsafe")
+
+  it("an HTTP error without an envelope: from exactly 500 up and 408 on an idempotent call, never a 4xx", () => {
+    for (const status of [500, 503, 599, 408]) assert.isTrue(idempotent(http(status)), `${status}`)
+    for (const status of [499, 404, 409, 400, 300]) assert.isFalse(idempotent(http(status)), `${status}`)
+  })
+
+  it("an HTTP error without an envelope is never retried on an unsafe call, 5xx and 408 included", () => {
+    for (const status of [500, 503, 408, 404]) assert.isFalse(unsafe(http(status)), `${status}`)
+  })
+
+  it("an error envelope: RateLimited always; Maintenance, or any code under HTTP 500 or more, when idempotent", () => {
+    for (const code of ["429", "45129", "25004"]) {
+      assert.isTrue(idempotent(api(code, 400)), code)
+      assert.isTrue(unsafe(api(code, 400)), code)
+    }
+    assert.isTrue(idempotent(api("45001", 400)), "Maintenance")
+    assert.isFalse(unsafe(api("45001", 400)), "Maintenance, unsafe")
+    assert.isTrue(idempotent(api("99999", 500)), "an unknown code with HTTP exactly 500")
+    assert.isFalse(unsafe(api("99999", 500)), "an unknown code with HTTP 500, unsafe")
+    assert.isFalse(idempotent(api("99999", 499)), "an unknown code with HTTP 499")
+    for (const code of ["40009", "40014", "40019", "43001", "45055"]) assert.isFalse(idempotent(api(code, 400)), code)
+  })
+
+  it("a failure before or beside the exchange (decode, request, signer, limiter) is never retried", () => {
+    const failures: ReadonlyArray<BitgetError> = [
+      new BitgetDecodeError({ endpoint, status: 200, issue: "", excerpt: "" }),
+      new BitgetRequestError({ endpoint, issue: "" }),
+      new BitgetSignerError({ issue: "" }),
+      new RateLimitWaitExceeded({ endpoint, key: "uid", maxWait: Duration.seconds(1) }),
+      new RateLimiterStoreError({ issue: "" })
+    ]
+    for (const failure of failures) {
+      assert.isFalse(idempotent(failure), failure._tag)
+      assert.isFalse(unsafe(failure), failure._tag)
+    }
+  })
+
+  it("a Timeout on an unsafe call is never retried: the timed-out POST may have reached the exchange", () => {
+    assert.isFalse(unsafe(transport("Timeout", true)))
+    assert.isFalse(unsafe(transport("Timeout", false)))
+    assert.isTrue(idempotent(transport("Timeout", true)))
+  })
+
+  it.effect("a timed-out unsafe POST is sent once (a retry would place a second order); a timed-out read is retried", () => {
+    const attempts = { count: 0 }
+    const hanging = HttpClient.make(() =>
+      Effect.suspend(() => {
+        attempts.count++
+        return Effect.never
+      })
+    )
+    const layer = BitgetClient.layer.pipe(
+      Layer.provide(Layer.mergeAll(
+        Layer.succeed(HttpClient.HttpClient, hanging),
+        syncSigner,
+        BitgetConfig.layer({ baseUrl, credentials, timeout: "1 second", retry })
+      ))
+    )
+    return Effect.gen(function*() {
+      const error = yield* failureOf(BitgetClient.execute(write, {}))
+      assert.isTrue(error._tag === "BitgetTransportError" && error.reason === "Timeout")
+      assert.strictEqual(attempts.count, 1)
+      yield* failureOf(BitgetClient.execute(read, {}))
+      assert.strictEqual(attempts.count, 1 + 4)
+    }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("why a failure was retried (reason)", () => {
+  const endpoint = "GET /x"
+  const api = (code: string, status: number) =>
+    new BitgetApiError({ endpoint, code, msg: "", status, requestTime: Option.none(), retryAfter: Option.none() })
+
+  it("the transport's reason, the HTTP status, the code's family, else the status, else the error's tag", () => {
+    for (const reason of ["Timeout", "Connect", "Network"] as const) {
+      assert.strictEqual(
+        Retry.reason(new BitgetTransportError({ endpoint, reason, sent: true, description: "" })),
+        reason
+      )
+    }
+    assert.strictEqual(Retry.reason(new BitgetHttpError({ endpoint, status: 503, excerpt: "" })), "HTTP 503")
+    assert.strictEqual(Retry.reason(api("429", 429)), "RateLimited")
+    assert.strictEqual(Retry.reason(api("40015", 400)), "Maintenance")
+    assert.strictEqual(Retry.reason(api("99999", 502)), "HTTP 502")
+    assert.strictEqual(
+      Retry.reason(new BitgetDecodeError({ endpoint, status: 200, issue: "", excerpt: "" })),
+      "BitgetDecodeError"
+    )
+  })
+})
+
+describe("the schedule", () => {
+  const http503 = new BitgetHttpError({ endpoint: "GET /x", status: 503, excerpt: "" })
+
+  /** The delays (ms) a policy gives a run of 503s, a step at a time, until it stops. */
+  const delays = (options: Retry.RetryOptions) =>
+    Effect.gen(function*() {
+      const step = yield* Schedule.toStep(Retry.schedule(read, options))
+      const out: Array<number> = []
+      for (let now = 0; out.length < 10;) {
+        const exit = yield* Effect.exit(step(now, http503))
+        if (Exit.isFailure(exit)) break
+        const millis = Duration.toMillis(exit.value[1])
+        out.push(millis)
+        now += millis
+      }
+      return out
+    }).pipe(Random.withSeed("retry"))
+
+  it.effect("without jitter: doubling from the base delay, capped at maxDelay, maxAttempts - 1 retries", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* delays({ jitter: false }), [200, 400, 800])
+      assert.deepStrictEqual(yield* delays({ jitter: false, maxAttempts: 6, maxDelay: "1 second" }), [
+        200,
+        400,
+        800,
+        1000,
+        1000
+      ])
+    }))
+
+  it.effect("with jitter (the default): each delay moved by up to 20 %, not all of them the plain backoff", () =>
+    Effect.gen(function*() {
+      const jittered = yield* delays({ maxAttempts: 6, maxDelay: "1 minute" })
+      const plain = [200, 400, 800, 1600, 3200]
+      assert.strictEqual(jittered.length, plain.length)
+      jittered.forEach((millis, i) => {
+        assert.isAtLeast(millis, plain[i]! * 0.8)
+        assert.isAtMost(millis, plain[i]! * 1.2)
+      })
+      assert.notDeepEqual(jittered, plain)
+    }))
 })
