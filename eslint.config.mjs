@@ -10,7 +10,18 @@ const barrel = (name, example) => ({
 })
 
 export default tseslint.config(
-  { ignores: ["**/dist/", "**/build/", "**/.tshy/", "**/.tshy-build/", "packages/*/docs/", "scratchpad/"] },
+  {
+    ignores: [
+      "**/dist/",
+      "**/build/",
+      "**/.tshy/",
+      "**/.tshy-build/",
+      "packages/*/docs/",
+      "scratchpad/",
+      "reports/",
+      ".stryker-tmp/"
+    ]
+  },
   ...tseslint.configs.recommended,
   ...effect.configs.dprint,
   {

@@ -417,12 +417,17 @@ describe("BitgetFetch.layer", () => {
     const src = join(dirname(fileURLToPath(import.meta.url)), "../src")
     const builtins = new Set(builtinModules)
     const nodeGlobals = new Set(["process", "Buffer", "require", "__dirname", "__filename"])
+    // the one function StrykerJS puts atop each file it mutates (`npx -y pnpm@10 mutation`), which reads
+    // `process.env` if there is one; no source of ours declares it
+    const isStrykerHeader = (node: ts.Node): boolean =>
+      ts.isFunctionDeclaration(node) && /^stryNS_[0-9a-f]+$/.test(node.name?.text ?? "")
     const seen = new Set<string>()
     const visit = (file: string): void => {
       if (seen.has(file)) return
       seen.add(file)
       const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true)
       const walk = (node: ts.Node): void => {
+        if (isStrykerHeader(node)) return
         if (ts.isIdentifier(node) && nodeGlobals.has(node.text)) assert.fail(`${file} uses ${node.text}`)
         if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined) {
           const specifier = ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier.text : ""

@@ -1,0 +1,78 @@
+/**
+ * The modules under mutation testing: where a bug costs money or leaks a
+ * secret. One table, read by the script (`run.ts`) and, through the section it
+ * writes, by docs/reliability.md. `threshold` is the score a module's tests were
+ * brought to and are held at: below it the run fails. A module without one is
+ * reported, not enforced.
+ */
+
+/** A workspace package whose unit tests kill the mutants of its modules. */
+export type Package = "core" | "cli"
+
+export interface Module {
+  /** What `--module` takes. */
+  readonly name: string
+  readonly package: Package
+  /** What a bug in it breaks. */
+  readonly guards: string
+  /** Its files, from the repository root (globs allowed). */
+  readonly files: ReadonlyArray<string>
+  /**
+   * The test files run against its mutants, when its own tests are to kill
+   * them all (a change to one reruns the module in CI); else every unit test
+   * of its package.
+   */
+  readonly tests?: ReadonlyArray<string>
+  /** The least score (percent) enforced, when its tests were brought there. */
+  readonly threshold?: number
+}
+
+const core = (file: string) => `packages/core/src/${file}`
+const coreTest = (file: string) => `packages/core/test/${file}`
+
+export const modules: ReadonlyArray<Module> = [
+  {
+    name: "Retry",
+    package: "core",
+    guards: "retry and idempotency",
+    files: [core("Retry.ts")],
+    tests: [coreTest("Retry.test.ts")],
+    threshold: 90
+  },
+  {
+    name: "Signer",
+    package: "core",
+    guards: "signing, canonical query",
+    files: [core("Signer.ts"), core("client/request.ts")]
+  },
+  {
+    name: "redact",
+    package: "core",
+    guards: "secret redaction",
+    files: [core("internal/redact.ts")],
+    tests: [coreTest("redact.test.ts"), coreTest("SecretsInTelemetry.test.ts")],
+    threshold: 90
+  },
+  {
+    name: "envelope",
+    package: "core",
+    guards: "envelope, error classification",
+    files: [core("client/envelope.ts"), core("BitgetError.ts")]
+  },
+  { name: "BatchCancel", package: "core", guards: "batch-cancel accounting", files: [core("BatchCancel.ts")] },
+  {
+    name: "RateLimiter",
+    package: "core",
+    guards: "rate limiter",
+    files: [core("RateLimiter.ts"), core("internal/settlements.ts"), core("internal/bucketGates.ts")]
+  },
+  { name: "paging", package: "core", guards: "pagination and windows", files: [core("paging/*.ts")] },
+  { name: "Schemas", package: "core", guards: "decimal and timestamp decoding", files: [core("Schemas.ts")] },
+  { name: "encoder", package: "core", guards: "request encoding", files: [core("internal/encoder.ts")] },
+  {
+    name: "checkpoint",
+    package: "cli",
+    guards: "the CLI's export checkpoint",
+    files: ["packages/cli/src/internal/checkpoint.ts"]
+  }
+]
