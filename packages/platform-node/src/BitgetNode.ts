@@ -91,7 +91,7 @@ const raised = (reason: Cause.Reason<unknown>): unknown =>
  * const exit = Effect.runSyncExit(Effect.orDie(UndiciTransport.checkNodeVersion({ node: "20.19.0" })))
  * if (Exit.isFailure(exit)) {
  *   // error: Node.js 20.19.0 is not supported: BitgetNode.layer's undici needs Node.js >=22.19; upgrade ...
- *   console.error(BitgetNode.describeFailure(exit.cause).join("\n"))
+ *   process.stderr.write(`${BitgetNode.describeFailure(exit.cause).join("\n")}\n`)
  * }
  * ```
  *
