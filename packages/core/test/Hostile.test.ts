@@ -18,6 +18,7 @@ import * as PositionTpsl from "../src/PositionTpsl.js"
 import * as Schemas from "../src/Schemas.js"
 import * as Symbols from "../src/Symbols.js"
 import * as TradeRates from "../src/TradeRates.js"
+import { secretSpellings, spellingCount, spellings } from "./spellings.js"
 import { baseUrl, credentials, day, exchange, hmacSecret, ok, syncSigner } from "./support.js"
 
 const tpsl = (price: string): PositionTpsl.PositionTpslRequest => ({
@@ -280,60 +281,6 @@ const clientOver = (http: HttpClient.HttpClient, options: BitgetConfig.BitgetOpt
   )
 
 describe("secrets a server echoes never leave (findings 5 and 6)", () => {
-  /** Percent-escapes with lower-case hex digits (`%2f`), as some servers write them. */
-  const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
-
-  /** `\uXXXX` for every UTF-16 unit but an ASCII letter or digit, as HTML-safe JSON encoders write it. */
-  const unicodeEscaped = (value: string, upper: boolean) => {
-    let out = ""
-    for (let i = 0; i < value.length; i++) {
-      const unit = value.charCodeAt(i)
-      const alphanumeric = (unit >= 48 && unit <= 57) || (unit >= 65 && unit <= 90) || (unit >= 97 && unit <= 122)
-      const hex = unit.toString(16).padStart(4, "0")
-      out += alphanumeric ? value[i] : `\\u${upper ? hex.toUpperCase() : hex}`
-    }
-    return out
-  }
-
-  /**
-   * Every spelling of a value a server might echo, by name, written here from
-   * the encodings themselves (not the library's list): raw; JSON-escaped, also
-   * with `\/`; `\uXXXX` in lower and upper case; URL-encoded with upper- and
-   * lower-case hex; `+` for a space; form-encoded (`URLSearchParams`: `!'()~`
-   * escaped too, `+` for a space) with either case of hex.
-   */
-  const spellings = (value: string): ReadonlyArray<readonly [name: string, spelled: string]> => {
-    const json = JSON.stringify(value).slice(1, -1)
-    const url = encodeURIComponent(value)
-    const plus = url.replaceAll("%20", "+")
-    const form = new URLSearchParams([["v", value]]).toString().slice("v=".length)
-    return [
-      ["raw", value],
-      ["JSON", json],
-      ["JSON with \\/", json.replaceAll("/", "\\/")],
-      ["\\u lower", unicodeEscaped(value, false)],
-      ["\\u upper", unicodeEscaped(value, true)],
-      ["URL", url],
-      ["URL lower hex", lowerHex(url)],
-      ["URL with +", plus],
-      ["URL with + lower hex", lowerHex(plus)],
-      ["form", form],
-      ["form lower hex", lowerHex(form)]
-    ]
-  }
-
-  /** The spellings of a secret; a padded base64 one (a signature) also without its padding, as good a secret. */
-  const secretSpellings = (secret: string): ReadonlyArray<readonly [name: string, spelled: string]> =>
-    /^[A-Za-z0-9+/]+=+$/.test(secret)
-      ? [
-        ...spellings(secret),
-        ...spellings(secret.replace(/=+$/, "")).map(([name, spelled]) => [`unpadded, ${name}`, spelled] as const)
-      ]
-      : spellings(secret)
-
-  /** How many spellings a secret has at most (a signature's, padded and not): echo `k` is spelling `k` of each. */
-  const spellingCount = 2 * spellings("").length
-
   // a space and a `(` make the `+` and form spellings differ from the URL ones and from each other
   const passphrase = "pass/phrase+\"quoted\" &more (ok!)"
   const apiKey = "bg_echoed_api_key_123"

@@ -13,7 +13,7 @@ import * as Redact from "../src/internal/redact.js"
 import * as Symbols from "../src/Symbols.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import * as Telemetry from "../src/Telemetry.js"
-import { exchange, fail, hmacSecret, ok } from "./support.js"
+import { exchange, fail, hmacSecret, ok, spotPair as pair } from "./support.js"
 
 /** Every way a tracer or a logger may write a value out. */
 const writtenOut = (value: unknown): ReadonlyArray<string> => [
@@ -43,28 +43,6 @@ describe("the scrubber", () => {
     )
   })
 })
-
-/** A spot pair as the exchange sends it. */
-const pair = {
-  symbol: "BTCUSDT",
-  baseCoin: "BTC",
-  quoteCoin: "USDT",
-  minTradeAmount: "0",
-  maxTradeAmount: "10000000000",
-  takerFeeRate: "0.002",
-  makerFeeRate: "0.002",
-  pricePrecision: "2",
-  quantityPrecision: "4",
-  quotePrecision: "6",
-  status: "online",
-  minTradeUSDT: "5",
-  buyLimitPriceRatio: "0.05",
-  sellLimitPriceRatio: "0.05",
-  areaSymbol: "no",
-  orderQuantity: "200",
-  openTime: "1532454360000",
-  offTime: ""
-}
 
 describe("spans end without their value", () => {
   /** Runs an effect under a tracer that keeps every span, with each exit it was ended with. */

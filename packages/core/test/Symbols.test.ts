@@ -2,30 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
 import { Unrecognized } from "../src/Schemas.js"
 import * as Symbols from "../src/Symbols.js"
-import { exchange, ok } from "./support.js"
-
-const record = {
-  symbol: "BTCUSDT",
-  baseCoin: "BTC",
-  quoteCoin: "USDT",
-  minTradeAmount: "0",
-  maxTradeAmount: "10000000000",
-  takerFeeRate: "0.002",
-  makerFeeRate: "0.002",
-  pricePrecision: "2",
-  quantityPrecision: "4",
-  quotePrecision: "6",
-  status: "online",
-  minTradeUSDT: "5",
-  buyLimitPriceRatio: "0.05",
-  sellLimitPriceRatio: "0.05",
-  areaSymbol: "no",
-  orderQuantity: "200",
-  openTime: "1532454360000",
-  offTime: "",
-  maxLimitOrderValue: "1000000",
-  maxMarketOrderValue: "250000.5"
-}
+import { exchange, ok, spotPair as record } from "./support.js"
 
 /** The fields an older answer leaves out (a live capture without them). */
 const newer = [

@@ -158,3 +158,27 @@ export const assertSigned = (request: Recorded, signedQuery: string): void => {
   assert.strictEqual(request.headers["content-type"], "application/json")
   assert.strictEqual(request.headers["access-sign"], expectedSignature(request, signedQuery))
 }
+
+/** A spot pair as the exchange sends it (the 2026-09-25 live shape, with the order value caps). */
+export const spotPair = {
+  symbol: "BTCUSDT",
+  baseCoin: "BTC",
+  quoteCoin: "USDT",
+  minTradeAmount: "0",
+  maxTradeAmount: "10000000000",
+  takerFeeRate: "0.002",
+  makerFeeRate: "0.002",
+  pricePrecision: "2",
+  quantityPrecision: "4",
+  quotePrecision: "6",
+  status: "online",
+  minTradeUSDT: "5",
+  buyLimitPriceRatio: "0.05",
+  sellLimitPriceRatio: "0.05",
+  areaSymbol: "no",
+  orderQuantity: "200",
+  openTime: "1532454360000",
+  offTime: "",
+  maxLimitOrderValue: "1000000",
+  maxMarketOrderValue: "250000.5"
+}

@@ -16,6 +16,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
+import { secretSpellings, spellingCount, spellings } from "../../core/test/spellings.js"
 
 // ---------------------------------------------------------------------------
 // A tiny deterministic PRNG
@@ -199,66 +200,8 @@ const html = (status: number, extra = "") =>
     ""
   ].join("\r\n")
 
-/** Percent-escapes with lower-case hex digits (`%2f`), as some servers write them. */
-const lowerHex = (text: string): string => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
-
-/** `\uXXXX` for every UTF-16 unit but an ASCII letter or digit, as HTML-safe JSON encoders write it. */
-const unicodeEscaped = (value: string, upper: boolean): string => {
-  let out = ""
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i)
-    const alphanumeric = (unit >= 48 && unit <= 57) || (unit >= 65 && unit <= 90) || (unit >= 97 && unit <= 122)
-    const hex = unit.toString(16).padStart(4, "0")
-    out += alphanumeric ? value[i] : `\\u${upper ? hex.toUpperCase() : hex}`
-  }
-  return out
-}
-
-/**
- * Every spelling a server may echo a value in, by name, written here from the
- * encodings themselves (the test's own list, not the library's): raw;
- * JSON-escaped, also with `\/`; `\uXXXX` in lower and upper case;
- * URL-encoded with upper- and lower-case hex; with `+` for a space;
- * form-encoded (`URLSearchParams`: `!'()~` escaped too, `+` for a space) with
- * either case of hex.
- */
-export const spellings = (value: string): ReadonlyArray<readonly [name: string, spelled: string]> => {
-  const json = JSON.stringify(value).slice(1, -1)
-  const url = encodeURIComponent(value)
-  const plus = url.replaceAll("%20", "+")
-  const form = new URLSearchParams([["v", value]]).toString().slice("v=".length)
-  return [
-    ["raw", value],
-    ["json", json],
-    ["json-slash", json.replaceAll("/", "\\/")],
-    ["u-lower", unicodeEscaped(value, false)],
-    ["u-upper", unicodeEscaped(value, true)],
-    ["url", url],
-    ["url-lower", lowerHex(url)],
-    ["plus", plus],
-    ["plus-lower", lowerHex(plus)],
-    ["form", form],
-    ["form-lower", lowerHex(form)]
-  ]
-}
-
-/** Base64 with its padding (a signature). */
-const paddedBase64 = /^[A-Za-z0-9+/]+=+$/
-
-/**
- * The spellings of a secret: those of `spellings`, and for padded base64 (a
- * signature) those of it without the padding too (as good a secret).
- */
-export const secretSpellings = (value: string): ReadonlyArray<readonly [name: string, spelled: string]> =>
-  paddedBase64.test(value)
-    ? [
-      ...spellings(value),
-      ...spellings(value.replace(/=+$/, "")).map(([name, spelled]) => [`unpadded-${name}`, spelled] as const)
-    ]
-    : spellings(value)
-
-/** How many spellings the echoes draw from: a value's `secretSpellings`, taken modulo their number. */
-export const spellingCount = 2 * spellings("").length
+// the spellings a server echoes a secret in: one list for core's tests and these
+export { secretSpellings, spellingCount, spellings }
 
 /** The name of spelling `k` of a signature (`unpadded-…` past the padded ones), as the echo kinds are named. */
 export const spellingName = (k: number): string =>

@@ -59,6 +59,7 @@ import { generateKeyPairSync } from "node:crypto"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as util from "node:util"
+import { spellings as echoSpellings } from "../../core/test/spellings.js"
 import type { ByEndpoint } from "./support.js"
 import { covered, descriptors, onSandbox } from "./support.js"
 
@@ -75,31 +76,10 @@ const unicodeEscapes = (text: string, escaped: RegExp, upper: boolean): string =
     return `\\u${upper ? hex.toUpperCase() : hex}`
   })
 
-/**
- * The spellings of a secret a server echoes it in: raw, JSON-escaped (with
- * `\/` too), URL-encoded (upper and lower hex, `+` for a space, as
- * `URLSearchParams` writes it), `\uXXXX` (lower and upper) of every
- * character but letters and digits.
- */
-const echoed = (secret: string): ReadonlyArray<string> => {
-  const json = JSON.stringify(secret).slice(1, -1)
-  const url = encodeURIComponent(secret)
-  const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
-  return [
-    ...new Set([
-      secret,
-      json,
-      json.replaceAll("/", "\\/"),
-      url,
-      lower,
-      url.replaceAll("%20", "+"),
-      lower.replaceAll("%20", "+"),
-      new URLSearchParams({ k: secret }).toString().slice(2),
-      unicodeEscapes(secret, /[^0-9A-Za-z]/g, false),
-      unicodeEscapes(secret, /[^0-9A-Za-z]/g, true)
-    ])
-  ]
-}
+/** The spellings of a secret a server echoes it in (the tests' own list, shared with the hostile servers). */
+const echoed = (
+  secret: string
+): ReadonlyArray<string> => [...new Set(echoSpellings(secret).map(([, spelled]) => spelled))]
 
 /**
  * Every spelling of a secret searched for: those a server echoes, and those a
