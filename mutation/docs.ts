@@ -122,7 +122,7 @@ export const section = (
     "### Surviving mutants judged equivalent",
     "",
     wrap(
-      "Listed in `mutation/equivalent.json` (by module, mutator and the text of the mutant's line), left out " +
+      "Listed in `mutation/equivalent/<module>.json` (by mutator and the text of the mutant's line), left out " +
         "of the score:"
     ),
     "",

@@ -43,7 +43,8 @@ export const modules: ReadonlyArray<Module> = [
     name: "Signer",
     package: "core",
     guards: "signing, canonical query",
-    files: [core("Signer.ts"), core("client/request.ts")]
+    files: [core("Signer.ts"), core("client/request.ts")],
+    tests: [coreTest("Signer.test.ts"), coreTest("request.test.ts"), coreTest("BitgetClient.test.ts")]
   },
   {
     name: "redact",
@@ -57,22 +58,49 @@ export const modules: ReadonlyArray<Module> = [
     name: "envelope",
     package: "core",
     guards: "envelope, error classification",
-    files: [core("client/envelope.ts"), core("BitgetError.ts")]
+    files: [core("client/envelope.ts"), core("BitgetError.ts")],
+    tests: [coreTest("BitgetError.test.ts"), coreTest("BitgetClient.test.ts"), coreTest("Hostile.test.ts")]
   },
-  { name: "BatchCancel", package: "core", guards: "batch-cancel accounting", files: [core("BatchCancel.ts")] },
+  {
+    name: "BatchCancel",
+    package: "core",
+    guards: "batch-cancel accounting",
+    files: [core("BatchCancel.ts")],
+    tests: [coreTest("BatchCancel.test.ts"), coreTest("CancelOrders.test.ts")]
+  },
   {
     name: "RateLimiter",
     package: "core",
     guards: "rate limiter",
-    files: [core("RateLimiter.ts"), core("internal/settlements.ts"), core("internal/bucketGates.ts")]
+    files: [core("RateLimiter.ts"), core("internal/settlements.ts"), core("internal/bucketGates.ts")],
+    tests: [coreTest("RateLimiter.test.ts"), coreTest("RateLimiterPacing.test.ts"), coreTest("BitgetClient.test.ts")]
   },
-  { name: "paging", package: "core", guards: "pagination and windows", files: [core("paging/*.ts")] },
-  { name: "Schemas", package: "core", guards: "decimal and timestamp decoding", files: [core("Schemas.ts")] },
-  { name: "encoder", package: "core", guards: "request encoding", files: [core("internal/encoder.ts")] },
+  {
+    name: "paging",
+    package: "core",
+    guards: "pagination and windows",
+    files: [core("paging/*.ts")],
+    tests: [coreTest("paginate.test.ts"), coreTest("Streams.test.ts")]
+  },
+  {
+    name: "Schemas",
+    package: "core",
+    guards: "decimal and timestamp decoding",
+    files: [core("Schemas.ts")],
+    tests: [coreTest("Schemas.test.ts"), coreTest("properties.test.ts")]
+  },
+  {
+    name: "encoder",
+    package: "core",
+    guards: "request encoding",
+    files: [core("internal/encoder.ts")],
+    tests: [coreTest("encoder.test.ts"), coreTest("request.test.ts")]
+  },
   {
     name: "checkpoint",
     package: "cli",
     guards: "the CLI's export checkpoint",
-    files: ["packages/cli/src/internal/checkpoint.ts"]
+    files: ["packages/cli/src/internal/checkpoint.ts"],
+    tests: ["packages/cli/test/Export.test.ts", "packages/cli/test/Failures.test.ts"]
   }
 ]

@@ -1,10 +1,10 @@
 /**
  * A module's figures from StrykerJS's report (the mutation-testing-report
  * JSON it writes as its incremental file): mutants by status, the survivors,
- * and which survivors `equivalent.json` judges equivalent.
+ * and which survivors `equivalent/<module>.json` judges equivalent.
  */
-import { readFileSync } from "node:fs"
-import { matchesGlob } from "node:path"
+import { readdirSync, readFileSync } from "node:fs"
+import { basename, join, matchesGlob } from "node:path"
 import type { Module } from "./modules.js"
 
 /** The part of a report this script reads. */
@@ -24,7 +24,10 @@ interface ReportMutant {
   readonly location: { readonly start: { readonly line: number; readonly column: number } }
 }
 
-/** A surviving mutant judged equivalent: no test can tell it from the original. */
+/**
+ * A surviving mutant judged equivalent: no test can tell it from the original.
+ * Listed in its module's file, `equivalent/<module>.json` (without `module`).
+ */
 export interface Equivalent {
   readonly module: string
   readonly mutator: string
@@ -63,8 +66,13 @@ export interface Figures {
 
 export const readReport = (file: string): Report => JSON.parse(readFileSync(file, "utf8")) as Report
 
-export const readEquivalents = (file: string): ReadonlyArray<Equivalent> =>
-  JSON.parse(readFileSync(file, "utf8")) as ReadonlyArray<Equivalent>
+/** Every module's equivalent mutants, from the folder of one file per module. */
+export const readEquivalents = (folder: string): ReadonlyArray<Equivalent> =>
+  readdirSync(folder).filter((file) => file.endsWith(".json")).flatMap((file) =>
+    (JSON.parse(readFileSync(join(folder, file), "utf8")) as ReadonlyArray<Omit<Equivalent, "module">>).map((
+      entry
+    ) => ({ ...entry, module: basename(file, ".json") }))
+  )
 
 const isUndetected = (status: string): status is Survivor["status"] => status === "Survived" || status === "NoCoverage"
 

@@ -11,6 +11,8 @@
  *   --force         retest every mutant, whatever the incremental report holds
  *   --no-write      print only: neither scores.json nor the docs
  *   --budget S      CI's time budget in seconds (default MUTATION_BUDGET or 1200)
+ *
+ * MUTATION_CONCURRENCY sets StrykerJS's test processes (default: the cores).
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
@@ -25,7 +27,7 @@ import { readScores, writeScores } from "./scores.js"
 import { changedSince, ciBase, ciChoice, named } from "./select.js"
 import { incrementalFile, mutate } from "./stryker.js"
 
-const equivalentsFile = "mutation/equivalent.json"
+const equivalentsFolder = "mutation/equivalent"
 
 /** The command line's options; a wrong one ends the run (exit 2) with parseArgs' message. */
 const parse = () => {
@@ -106,7 +108,7 @@ const runModule = async (module: Module, previous: Recorded | undefined): Promis
   }
   const seconds = Math.round((Date.now() - started) / 1000)
   const report = readReport(incrementalFile(module))
-  const equivalents = readEquivalents(equivalentsFile)
+  const equivalents = readEquivalents(equivalentsFolder)
   const result = figures(report, module, equivalents)
   console.log(describe(module, result, seconds))
   for (const s of survivors(report, module, equivalents)) {
@@ -132,12 +134,13 @@ const main = async (): Promise<number> => {
     console.log(r === undefined ? `${module.name}: failed to run` : describe(module, r, r.seconds))
   }
   if (args.write && !args.ci) {
+    // read again: a run of another module may have recorded its own meanwhile
     const updated: Scores = {
-      ...scores,
+      ...readScores(),
       ...Object.fromEntries(results.flatMap(([m, r]) => (r === undefined ? [] : [[m.name, r]])))
     }
     writeScores(updated)
-    const generated = section(modules, updated, readEquivalents(equivalentsFile))
+    const generated = section(modules, updated, readEquivalents(equivalentsFolder))
     writeFileSync(docsFile, splice(readFileSync(docsFile, "utf8"), generated))
     console.log(`wrote mutation/scores.json and the mutation section of ${docsFile}`)
   }

@@ -36,6 +36,9 @@ const ignorePatterns = (module: Module): Array<string> => [
   "coverage"
 ]
 
+/** The module's own StrykerJS sandbox folder. */
+const tempDir = (module: Module): string => `.stryker-tmp/${module.name}`
+
 export interface RunOptions {
   /** Test every mutant again, whatever the incremental report holds. */
   readonly force: boolean
@@ -57,8 +60,9 @@ const options = (module: Module, run: RunOptions): Options => ({
   force: run.force,
   reporters: [run.appendOnly ? "progress-append-only" : "progress", "html"],
   htmlReporter: { fileName: `reports/mutation/${module.name}.html` },
-  concurrency: availableParallelism(),
-  tempDirName: ".stryker-tmp",
+  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? availableParallelism()),
+  // one per module, so that runs of different modules can go side by side
+  tempDirName: tempDir(module),
   cleanTempDir: true,
   // Stryker's LogLevel enum, whose values are these strings
   logLevel: "warn" as NonNullable<Options["logLevel"]>
@@ -72,5 +76,5 @@ export const mutate = async (module: Module, run: RunOptions): Promise<void> => 
   process.env.MUTATION_TESTS = module.tests?.join(",") ?? ""
   await new Stryker(options(module, run)).runMutationTest()
   if (!existsSync(incrementalFile(module))) throw new Error(`StrykerJS wrote no report for ${module.name}`)
-  rmSync(".stryker-tmp", { recursive: true, force: true })
+  rmSync(tempDir(module), { recursive: true, force: true })
 }
