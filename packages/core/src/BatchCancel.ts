@@ -84,11 +84,7 @@ export const identifierKind = (order: OrderRef): IdentifierKind => order.orderId
  * ids as integers (leading zeros dropped), client order ids verbatim.
  */
 const referenceKey = (kind: IdentifierKind, value: string | undefined): string | undefined =>
-  value === undefined || value === ""
-    ? undefined
-    : kind === "orderId" && value.startsWith("0") && /^\d+$/.test(value)
-    ? withoutLeadingZeros(value)
-    : value
+  value === undefined || kind === "clientOid" ? value : withoutLeadingZeros(value)
 
 const checkBatch = (
   request: {
@@ -226,7 +222,7 @@ export class UnconfirmedOrder extends Schema.Class<UnconfirmedOrder>("Unconfirme
   symbol: Maybe(Schema.String),
   orderId: Maybe(Schema.String),
   clientOid: Maybe(Schema.String)
-}, fastClass) {}
+}) {}
 
 /** The unconfirmed order of a reference of a batch whose top-level symbol is `symbol`. */
 const unconfirmedOf = (symbol: string | undefined) => (order: OrderRef): UnconfirmedOrder =>
@@ -248,7 +244,7 @@ export class BatchCancelResult extends Schema.Class<BatchCancelResult>("BatchCan
   succeeded: Schema.Array(CancelledOrder),
   failed: Schema.Array(CancelFailure),
   unconfirmed: Schema.Array(UnconfirmedOrder)
-}, fastClass) {
+}) {
   /** `true` when every requested order is confirmed cancelled. */
   get allCancelled(): boolean {
     return this.failed.length === 0 && this.unconfirmed.length === 0
@@ -298,8 +294,8 @@ export const endpoint = Endpoint.post({
 const allFailedCode = "43001"
 
 const account = (request: BatchCancelRequest, response: BatchCancelResponse): BatchCancelResult => {
-  const first = request.orderList[0]
-  const kind = first === undefined ? "orderId" : identifierKind(first)
+  // a request is never empty (`checkBatch`)
+  const kind = identifierKind(request.orderList[0] as OrderRef)
   const reported = new Set<string | undefined>([
     ...response.successList.map((order) =>
       referenceKey(kind, kind === "orderId" ? order.orderId : Option.getOrUndefined(order.clientOid))

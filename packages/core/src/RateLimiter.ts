@@ -357,11 +357,10 @@ const storeRequest = (
 
 /** Counts a call that waited for its slot, in the metrics and the debug log. */
 const recordWait = (endpoint: string, waited: number): Effect.Effect<void> =>
-  Effect.all([
-    Metric.update(Metric.withAttributes(waits, { endpoint }), 1),
-    Metric.update(Metric.withAttributes(waitTime, { endpoint }), waited),
-    Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`)
-  ], { discard: true })
+  Metric.update(Metric.withAttributes(waits, { endpoint }), 1).pipe(
+    Effect.andThen(Metric.update(Metric.withAttributes(waitTime, { endpoint }), waited)),
+    Effect.andThen(Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`))
+  )
 
 /** `run`, failing with `exceeded()` once it has taken `maxWait`, however long the queue or the store takes. */
 const boundedBy = <A, E>(

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Cause, Effect, Exit, Fiber, Option, Schema } from "effect"
 import * as BatchCancel from "../src/BatchCancel.js"
 import type { BitgetRequestError } from "../src/BitgetError.js"
-import { assertSigned, exchange, fail, ok } from "./support.js"
+import { advance, assertSigned, credentials, exchange, fail, ok } from "./support.js"
 
 const path = "/api/v2/spot/trade/batch-cancel-order"
 
@@ -63,6 +63,67 @@ describe("batchCancelOrders: the request", () => {
         "{\"batchMode\":\"multiple\",\"orderList\":[{\"symbol\":\"BTCUSDT\",\"clientOid\":\"a-1\"},{\"symbol\":\"ETHUSDT\",\"clientOid\":\"b+2#x_y\"}]}"
       )
       assertSigned(request, "")
+    }).pipe(Effect.provide(layer))
+  })
+})
+
+describe("batchCancelOrders: the call", () => {
+  it.effect("is signed: refused unsent without credentials", () => {
+    const { layer, requests } = exchange(() => ok({ successList: [], failureList: [] }), {})
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "1" }] })
+      )
+      assert.isTrue(error._tag === "BitgetRequestError" && error.reason === "NoCredentials")
+      assert.strictEqual(requests.length, 0)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("is limited to 10 calls a second", () => {
+    const { layer, sentAt } = exchange(() => ok({ successList: [], failureList: [] }), {
+      credentials,
+      rateLimit: { margin: 0 }
+    })
+    return Effect.gen(function*() {
+      const call = BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "1" }] })
+      const fiber = yield* Effect.forkChild(Effect.forEach(Array.from({ length: 11 }), () => call))
+      yield* advance("2 seconds")
+      yield* Fiber.join(fiber)
+      // ten in the first second (spaced out), the eleventh when the first one's second is over
+      assert.strictEqual(sentAt.length, 11)
+      assert.isBelow(sentAt[9]!, 1000)
+      assert.strictEqual(sentAt[10], 1000)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("is named spot.batchCancelOrders, as rate-limit overrides name it", () => {
+    const { layer, sentAt } = exchange(() => ok({ successList: [], failureList: [] }), {
+      credentials,
+      rateLimit: { margin: 0, overrides: { "spot.batchCancelOrders": { limit: 1, window: "5 seconds" } } }
+    })
+    return Effect.gen(function*() {
+      const call = BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "1" }] })
+      const fiber = yield* Effect.forkChild(Effect.andThen(call, call))
+      yield* advance("6 seconds", "100 millis")
+      yield* Fiber.join(fiber)
+      assert.deepStrictEqual(sentAt, [0, 5000])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("is idempotent: retried after a gateway error", () => {
+    const answers = [{ status: 503, body: "<html>busy</html>" }, ok({ successList: [], failureList: [] })]
+    const { layer, requests } = exchange(() => answers.shift()!, {
+      credentials,
+      retry: { maxAttempts: 2, jitter: false }
+    })
+    return Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(
+        BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "1" }] })
+      )
+      yield* advance("10 seconds", "100 millis")
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(requests.length, 2)
+      assert.deepStrictEqual(result.unconfirmed, [unconfirmed("1")])
     }).pipe(Effect.provide(layer))
   })
 })
@@ -135,6 +196,39 @@ describe("batchCancelOrders: the result", () => {
     return Effect.gen(function*() {
       const result = yield* BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "42" }] })
       assert.deepStrictEqual(result.unconfirmed, [])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("tells client order ids apart verbatim: 007 and 7 are two orders", () => {
+    const { layer } = exchange(() => ok({ successList: [{ orderId: "900", clientOid: "7" }], failureList: [] }))
+    return Effect.gen(function*() {
+      const result = yield* BatchCancel.batchCancelOrders({
+        symbol: "BTCUSDT",
+        orderList: [{ clientOid: "007" }, { clientOid: "7" }]
+      })
+      assert.deepStrictEqual(result.unconfirmed.map((order) => order.clientOid), [Option.some("007")])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("in a batch by orderId, a failure without an orderId matches no order", () => {
+    const { layer } = exchange(() =>
+      ok({ successList: [], failureList: [{ orderId: "", clientOid: "x-1", errorMsg: "no", errorCode: "43001" }] })
+    )
+    return Effect.gen(function*() {
+      const result = yield* BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "1" }] })
+      assert.strictEqual(result.failed.length, 1)
+      assert.deepStrictEqual(result.unconfirmed, [unconfirmed("1")])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("an all-failed 43001 without a message leaves each failure's errorMsg none", () => {
+    const { layer } = exchange(() => fail(400, "43001", ""))
+    return Effect.gen(function*() {
+      const result = yield* BatchCancel.batchCancelOrders({ symbol: "BTCUSDT", orderList: [{ orderId: "1" }] })
+      assert.deepStrictEqual(
+        result.failed.map((f) => [f.errorCode, f.errorMsg]),
+        [[Option.some("43001"), Option.none()]]
+      )
     }).pipe(Effect.provide(layer))
   })
 
@@ -211,6 +305,25 @@ describe("batchCancelOrdersOrFail", () => {
     }).pipe(Effect.provide(layer))
   })
 
+  it.effect("names each failure code once, in the order first seen", () => {
+    const failure = (orderId: string, errorCode: string) => ({ orderId, clientOid: "", errorMsg: "no", errorCode })
+    const { layer } = exchange(() =>
+      ok({ successList: [], failureList: [failure("1", "45055"), failure("2", "43001"), failure("3", "45055")] })
+    )
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        BatchCancel.batchCancelOrdersOrFail({
+          symbol: "BTCUSDT",
+          orderList: [{ orderId: "1" }, { orderId: "2" }, { orderId: "3" }]
+        })
+      )
+      assert.strictEqual(
+        error.message,
+        "batch cancel incomplete: 0 of 3 orders cancelled, 3 failed (codes 45055, 43001), 0 unconfirmed"
+      )
+    }).pipe(Effect.provide(layer))
+  })
+
   it.effect("fails for orders the exchange did not mention", () => {
     const { layer } = exchange(() => ok({ successList: [{ orderId: "1", clientOid: "" }], failureList: [] }))
     return Effect.gen(function*() {
@@ -236,29 +349,93 @@ describe("batchCancelOrdersOrFail", () => {
   })
 })
 
+describe("batchCancelOrders: in logs", () => {
+  it.effect("a result and a partial failure print under their own names", () => {
+    const { layer } = exchange(() =>
+      ok({
+        successList: [{ orderId: "1", clientOid: "" }],
+        failureList: [{ orderId: "2", clientOid: "", errorMsg: "no", errorCode: "45055" }]
+      })
+    )
+    return Effect.gen(function*() {
+      const request = { symbol: "BTCUSDT", orderList: [{ orderId: "1" }, { orderId: "2" }, { orderId: "3" }] }
+      const printed = String(yield* BatchCancel.batchCancelOrders(request))
+      for (const name of ["BatchCancelResult(", "CancelledOrder(", "CancelFailure(", "UnconfirmedOrder("]) {
+        assert.include(printed, name)
+      }
+      const error = yield* Effect.flip(BatchCancel.batchCancelOrdersOrFail(request))
+      assert.match(String(error), /^@bitget-effect\/core\/BatchCancelPartialFailure: batch cancel incomplete/)
+      const response = BatchCancel.BatchCancelResponse.make({ successList: [], failureList: [] })
+      assert.match(String(response), /^BatchCancelResponse\(/)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("input that is no request at all names what was expected", () =>
+    Effect.gen(function*() {
+      const notRequest = yield* rejected(null as unknown as BatchCancel.BatchCancelRequest)
+      assert.strictEqual(notRequest.issue, "(root): Expected BatchCancelFields")
+      const notOrder = yield* rejected({ symbol: "BTCUSDT", orderList: [5 as unknown as BatchCancel.OrderRef] })
+      assert.strictEqual(notOrder.issue, "orderList.0: Expected OrderRef")
+      // the schema itself, decoding what a caller was given
+      const decoded = Schema.decodeUnknownExit(BatchCancel.BatchCancelRequest)(null)
+      assert.isTrue(
+        Exit.isFailure(decoded) && String(Cause.squash(decoded.cause)).includes("Expected BatchCancelRequest")
+      )
+    }))
+})
+
+describe("batchCancelOrders: the result as data", () => {
+  it.effect("encodes to JSON with its schema and decodes back, every order accounted for", () => {
+    const { layer } = exchange(() =>
+      ok({
+        successList: [{ orderId: "1", clientOid: "c-1" }],
+        failureList: [{ orderId: "2", clientOid: "", errorMsg: "no", errorCode: "45055" }]
+      })
+    )
+    return Effect.gen(function*() {
+      const result = yield* BatchCancel.batchCancelOrders({
+        symbol: "BTCUSDT",
+        orderList: [{ orderId: "1" }, { orderId: "2" }, { orderId: "3" }]
+      })
+      const codec = Schema.toCodecJson(BatchCancel.BatchCancelResult)
+      const json = Schema.encodeUnknownSync(codec)(result)
+      assert.deepStrictEqual(json, {
+        succeeded: [{ orderId: "1", clientOid: "c-1" }],
+        failed: [{ orderId: "2", clientOid: "", errorMsg: "no", errorCode: "45055" }],
+        unconfirmed: [{ symbol: "BTCUSDT", orderId: "3", clientOid: "" }]
+      })
+      assert.deepStrictEqual(Schema.decodeUnknownSync(codec)(json), result)
+    }).pipe(Effect.provide(layer))
+  })
+})
+
 describe("batchCancelOrders: validation (nothing is sent)", () => {
   it.effect("rejects an order with both orderId and clientOid", () =>
     Effect.gen(function*() {
       const error = yield* rejected({ symbol: "BTCUSDT", orderList: [{ orderId: "1", clientOid: "c" }] })
-      assert.include(error.issue, "not both")
+      assert.strictEqual(error.issue, "orderList.0: an order must be named by orderId or clientOid, not both")
     }))
 
   it.effect("rejects an order with neither orderId nor clientOid", () =>
     Effect.gen(function*() {
       const error = yield* rejected({ symbol: "BTCUSDT", orderList: [{ symbol: "BTCUSDT" }] })
-      assert.include(error.issue, "needs an orderId or a clientOid")
+      assert.strictEqual(error.issue, "orderList.0: an order needs an orderId or a clientOid")
     }))
 
   it.effect("rejects a batch mixing orderId and clientOid", () =>
     Effect.gen(function*() {
       const error = yield* rejected({ symbol: "BTCUSDT", orderList: [{ orderId: "1" }, { clientOid: "c" }] })
-      assert.include(error.issue, "must not mix orderId and clientOid")
+      assert.match(
+        error.issue,
+        /^orderList\.1: a batch must not mix orderId and clientOid \(orderList\[0\] uses orderId, orderList\[1\] uses clientOid\)/
+      )
+      assert.include(error.issue, "the exchange silently fails the clientOid orders")
     }))
 
   it.effect("rejects single mode (default or explicit) without the top-level symbol", () =>
     Effect.gen(function*() {
       const implicit = yield* rejected({ orderList: [{ orderId: "1", symbol: "BTCUSDT" }] })
-      assert.include(implicit.issue, "single mode (the default) needs the top-level symbol")
+      assert.strictEqual(implicit.issue, "symbol: single mode (the default) needs the top-level symbol")
       const explicit = yield* rejected({ batchMode: "single", orderList: [{ orderId: "1" }] })
       assert.include(explicit.issue, "needs the top-level symbol")
     }))
@@ -266,7 +443,10 @@ describe("batchCancelOrders: validation (nothing is sent)", () => {
   it.effect("rejects in single mode an order symbol that differs from the top-level one", () =>
     Effect.gen(function*() {
       const error = yield* rejected({ symbol: "BTCUSDT", orderList: [{ orderId: "1", symbol: "ETHUSDT" }] })
-      assert.include(error.issue, "names ETHUSDT")
+      assert.strictEqual(
+        error.issue,
+        "orderList.0.symbol: in single mode every order is of BTCUSDT, but orderList[0] names ETHUSDT"
+      )
     }))
 
   it.effect("rejects in multiple mode an order without a symbol", () =>
@@ -276,18 +456,18 @@ describe("batchCancelOrders: validation (nothing is sent)", () => {
         symbol: "BTCUSDT",
         orderList: [{ orderId: "1", symbol: "BTCUSDT" }, { orderId: "2" }]
       })
-      assert.include(error.issue, "multiple mode needs a symbol on every order")
+      assert.strictEqual(error.issue, "orderList.1.symbol: multiple mode needs a symbol on every order")
     }))
 
   it.effect("rejects an empty list and more than 50 orders", () =>
     Effect.gen(function*() {
       const empty = yield* rejected({ symbol: "BTCUSDT", orderList: [] })
-      assert.include(empty.issue, "at least one order")
+      assert.strictEqual(empty.issue, "orderList: orderList needs at least one order")
       const tooMany = yield* rejected({
         symbol: "BTCUSDT",
         orderList: Array.from({ length: 51 }, (_, i) => ({ orderId: String(i + 1) }))
       })
-      assert.include(tooMany.issue, "at most 50 orders")
+      assert.strictEqual(tooMany.issue, "orderList: orderList may hold at most 50 orders, got 51")
     }))
 
   it.effect("accepts exactly 50 orders", () => {
@@ -311,6 +491,6 @@ describe("batchCancelOrders: validation (nothing is sent)", () => {
       const blank = yield* rejected({ symbol: " ", orderList: [{ orderId: "1" }] })
       assert.include(blank.issue, "must not be blank")
       const repeated = yield* rejected({ symbol: "BTCUSDT", orderList: [{ orderId: "7" }, { orderId: "07" }] })
-      assert.include(repeated.issue, "names the same order twice")
+      assert.strictEqual(repeated.issue, "orderList.1: the batch names the same order twice (07)")
     }))
 })

@@ -62,6 +62,34 @@ describe("cancelOrders", () => {
     }).pipe(Effect.provide(layer))
   })
 
+  it.effect("a multiple of 50 orders makes full batches only", () => {
+    const { layer, requests } = exchange(() => ok({ successList: [], failureList: [] }), {
+      credentials,
+      rateLimit: { enabled: false }
+    })
+    return Effect.gen(function*() {
+      const { batchErrors, result } = yield* BatchCancel.cancelOrders(Array.from({ length: 100 }, (_, i) => byId(i)))
+      const sizes = requests.map((r) => (JSON.parse(r.body) as { orderList: ReadonlyArray<object> }).orderList.length)
+      assert.deepStrictEqual(sizes, [50, 50])
+      assert.strictEqual(result.unconfirmed.length, 100)
+      assert.deepStrictEqual(batchErrors, [])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("reports every problem of a refused batch at once", () => {
+    const { layer, requests } = exchange(() => ok({ successList: [], failureList: [] }), { credentials })
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        BatchCancel.cancelOrders([{ symbol: "BTCUSDT", orderId: "12x" }, { symbol: "BTCUSDT", orderId: "34y" }])
+      )
+      assert.strictEqual(
+        error.issue,
+        "orderList.0.orderId: must be a numeric id (digits only); orderList.1.orderId: must be a numeric id (digits only)"
+      )
+      assert.strictEqual(requests.length, 0)
+    }).pipe(Effect.provide(layer))
+  })
+
   it.effect("validates every batch before sending any", () => {
     const { layer, requests } = exchange(() => ok({ successList: [], failureList: [] }), { credentials })
     return Effect.gen(function*() {

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
-import { generateKeyPairSync, verify } from "node:crypto"
+import { Cause, Effect, Exit, Redacted } from "effect"
+import { createHmac, generateKeyPairSync, verify } from "node:crypto"
 import type { SigningKey } from "../src/Credentials.js"
-import { canonicalQuery, hmacVectors, prehash } from "../src/Signer.js"
+import { canonicalQuery, hmacVectors, prehash, Signer } from "../src/Signer.js"
 import * as WebCryptoSigner from "../src/WebCryptoSigner.js"
 
 describe("prehash", () => {
@@ -25,6 +25,30 @@ describe("canonicalQuery", () => {
 
   it("is empty for no parameters", () => {
     assert.deepStrictEqual(canonicalQuery({}), { signed: "", sent: "" })
+  })
+})
+
+describe("hmacVectors", () => {
+  it("publishes a POST with a body, a GET with a query and a GET without, each node:crypto's HMAC-SHA256", () => {
+    assert.deepStrictEqual(
+      hmacVectors.cases.map(({ prehash: input }) => input.replace(/^\d+/, "").slice(0, 4)),
+      ["POST", "GET/", "GET/"]
+    )
+    assert.include(hmacVectors.cases[1]?.prehash, "?")
+    for (const { prehash: input, signature } of hmacVectors.cases) {
+      assert.strictEqual(createHmac("sha256", hmacVectors.secret).update(input).digest("base64"), signature, input)
+    }
+  })
+})
+
+describe("Signer", () => {
+  it("a program run without a Signer names the service it lacks", () => {
+    const program = Effect.gen(function*() {
+      yield* Signer
+    }) as Effect.Effect<void> // as a caller who cast away the requirement
+    const exit = Effect.runSyncExit(program)
+    assert.isTrue(Exit.isFailure(exit))
+    if (Exit.isFailure(exit)) assert.include(Cause.pretty(exit.cause), "Service not found: @bitget-effect/core/Signer")
   })
 })
 

@@ -68,7 +68,7 @@ const isSpace = (char: string | undefined): boolean => char === " " || char === 
 const maskSensitive = (text: string): string => {
   let out = ""
   let copied = 0
-  for (let i = text.indexOf("\""); i !== -1 && i < text.length; i = text.indexOf("\"", i)) {
+  for (let i = text.indexOf("\""); i !== -1; i = text.indexOf("\"", i)) {
     const keyEnd = stringEnd(text, i)
     let colon = keyEnd
     while (isSpace(text[colon])) colon++

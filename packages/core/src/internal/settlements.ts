@@ -60,7 +60,8 @@ export const make = (
     bucket.add(done)
     return Effect.sync(() => {
       bucket.delete(done)
-      if (bucket.size === 0 && pending.get(key) === bucket) pending.delete(key)
+      // the last settlement under way of a set ends it: a later one of the bucket starts a new set
+      if (bucket.size === 0) pending.delete(key)
     }).pipe(Effect.andThen(Deferred.succeed(done, undefined)))
   }
   return {

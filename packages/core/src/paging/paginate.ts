@@ -150,9 +150,9 @@ const nextWindow = <A, E, R>(run: Run<A, E, R>, state: State, seen: ReadonlySet<
     : Option.some({ index: state.index + 1, window, cursor: Option.none(), seen })
 }
 
-/** The records of a page not on the previous one: the page itself, not a copy, unless it repeats some. */
+/** The records of a page not on the previous one. */
 const unseen = <A>(seen: ReadonlySet<string>, items: ReadonlyArray<A>, id: (item: A) => string): ReadonlyArray<A> =>
-  seen.size > 0 && items.some((item) => seen.has(id(item))) ? items.filter((item) => !seen.has(id(item))) : items
+  items.filter((item) => !seen.has(id(item)))
 
 /** The time of a page's oldest record (the page is not empty). */
 const oldest = <A>(items: ReadonlyArray<A>, time: (item: A) => DateTime.Utc): DateTime.Utc =>
@@ -247,7 +247,7 @@ export const walk = <A, E, R>(options: WalkOptions<A, E, R>): Stream.Stream<A, E
           ? readAndStep(state)
           : Effect.andThen(tracker.starting(state.index, state.window), readAndStep(state))
     )
-    return tracker === undefined ? walked : Stream.concat(walked, ended)
+    return Stream.concat(walked, ended)
   }))
 
 /** 1970-01-01: the earliest time a request may state. */
