@@ -15,6 +15,9 @@ import { fastClass } from "./internal/decoder.js"
 import type { OneOf } from "./Schemas.js"
 import { ClosedEnum, Decimal, IntString, NonBlank, Timestamp } from "./Schemas.js"
 
+/** A decoded decimal (a level is built from the wire triple): as JSON, its exact digits (see `Json`). */
+const DecimalValue = Schema.toType(Decimal)
+
 /**
  * The categories the request accepts.
  *
@@ -46,9 +49,9 @@ export const RpiCategory: Schema.refine<RpiCategory, Schema.String> = ClosedEnum
  * @category models
  */
 export class RpiLevel extends Schema.Class<RpiLevel>("RpiLevel")({
-  price: Schema.BigDecimal,
-  nonRpiQuantity: Schema.BigDecimal,
-  rpiQuantity: Schema.BigDecimal
+  price: DecimalValue,
+  nonRpiQuantity: DecimalValue,
+  rpiQuantity: DecimalValue
 }, fastClass) {}
 
 /**

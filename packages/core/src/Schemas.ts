@@ -12,7 +12,6 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as Schema from "effect/Schema"
-import * as SchemaAST from "effect/SchemaAST"
 import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaIssue from "effect/SchemaIssue"
 import type * as Types from "effect/Types"
@@ -159,6 +158,39 @@ const decimalOf = (input: string | number): BigDecimal.BigDecimal | string => {
 }
 
 /**
+ * A decimal in fixed point with as many digits after the point as its scale,
+ * trailing zeros included (`0.10` held with scale 2 stays `"0.10"`); a
+ * negative scale (`1e3`) is written as the integer (`"1000"`).
+ */
+const scaledDecimal = (value: BigDecimal.BigDecimal): string => {
+  if (value.scale <= 0) return formatDecimal(value)
+  const negative = value.value < 0n
+  const padded = (negative ? -value.value : value.value).toString().padStart(value.scale + 1, "0")
+  const point = padded.length - value.scale
+  return `${negative ? "-" : ""}${padded.slice(0, point)}.${padded.slice(point)}`
+}
+
+/**
+ * The JSON form of a decoded decimal (see `Json`): `scaledDecimal` text,
+ * read back with the scale it shows.
+ */
+const decimalJson = () =>
+  Schema.link<BigDecimal.BigDecimal>()(Schema.String, {
+    decode: SchemaGetter.transformEffect((input: string) => {
+      const decimal = decimalOf(input)
+      return typeof decimal === "string" ? Effect.fail(invalid(input, decimal)) : Effect.succeed(decimal)
+    }),
+    encode: SchemaGetter.transformEffect((value: BigDecimal.BigDecimal) => {
+      // the scale and length are checked before the text is built (it would be as long as they say)
+      const fits = value.scale <= maxFixedPointLength && fixedPointLength(value) <= maxFixedPointLength
+      const text = fits ? scaledDecimal(value) : undefined
+      return text === undefined || text.length > maxFixedPointLength
+        ? Effect.fail(invalid(value, `must have at most ${maxFixedPointLength} characters in fixed point`))
+        : Effect.succeed(text)
+    })
+  })
+
+/**
  * An exact decimal carried as a JSON string (`"25000.0000"`); a JSON number is
  * accepted when decoding. Every digit is kept exactly, up to 1024 characters
  * of text; an exponent is accepted only when the fixed-point form stays
@@ -185,7 +217,7 @@ export const Decimal: Schema.Codec<BigDecimal.BigDecimal, string | number> = wit
     const decimal = decimalOf(input)
     return typeof decimal === "string" ? bail : decimal
   })
-).annotate({ identifier: "Decimal" })
+).annotate({ identifier: "Decimal", toCodecJson: decimalJson })
 
 /**
  * The most digits the exchange takes in a request decimal, after the point
@@ -323,20 +355,18 @@ export const Timestamp: Schema.Codec<DateTime.Utc, string | number> = withFastDe
 export const isAbsent = (value: unknown): value is undefined | null | "" =>
   value === undefined || value === null || value === ""
 
-/** `Schema.Option`, with a fast decoder that checks the value inside with the inner schema's. */
-const OptionOf = <S extends Schema.Top>(value: S) =>
-  withFastDecode(Schema.Option(value), (compile, ast) => {
-    const inner = SchemaAST.isDeclaration(ast) && ast.typeParameters.length === 1
-      ? compile(ast.typeParameters[0] as SchemaAST.AST)
-      : undefined
-    if (inner === undefined) return undefined
-    return (input) => {
-      if (!Option.isOption(input)) return bail
-      if (Option.isNone(input)) return input
-      const decoded = inner(input.value)
-      return decoded === bail ? bail : decoded === input.value ? input : Option.some(decoded)
-    }
+/** The JSON form of an `Option` (see `Json`): its value, or `null` for `None`. */
+const optionJson = ([value]: readonly [Schema.Top]) =>
+  Schema.link<Option.Option<unknown>>()(Schema.NullOr(value), {
+    decode: SchemaGetter.transform(Option.fromNullOr),
+    encode: SchemaGetter.transform(Option.getOrNull)
   })
+
+/**
+ * `Schema.Option` (as JSON, its value or `null`). It needs no fast decoder of
+ * its own: `Maybe` and `OptionalObject`, its only users, give the node theirs.
+ */
+const OptionOf = <S extends Schema.Top>(value: S) => Schema.Option(value).annotate({ toCodecJson: optionJson })
 
 /**
  * The fast decoder of an optional value with its decoding default: `None`
@@ -462,6 +492,15 @@ export class Unrecognized extends Schema.TaggedClass<Unrecognized>()("Unrecogniz
   value: Schema.String
 }) {}
 
+/** `Unrecognized` as an open enum's member: as JSON (see `Json`), the raw text. */
+const UnrecognizedText = Schema.toType(Unrecognized).annotate({
+  toCodecJson: () =>
+    Schema.link<Unrecognized>()(Schema.String, {
+      decode: SchemaGetter.transform((value: string) => new Unrecognized({ value }, { disableChecks: true })),
+      encode: SchemaGetter.transform((value: Unrecognized) => value.value)
+    })
+})
+
 /**
  * One of the literals of a list, as a union that keeps the name of the type
  * alias it defines (`type Side = Schemas.OneOf<typeof sides>`): declarations
@@ -498,7 +537,7 @@ export const OpenEnum = <const L extends ReadonlyArray<string>>(
   const decode = (raw: string): OpenEnum<L[number]> =>
     known.get(caseInsensitive ? raw.toLowerCase() : raw) ?? new Unrecognized({ value: raw }, { disableChecks: true })
   return withFastDecode(
-    Schema.String.pipe(Schema.decodeTo(Schema.Union([Schema.Literals(literals), Schema.toType(Unrecognized)]), {
+    Schema.String.pipe(Schema.decodeTo(Schema.Union([Schema.Literals(literals), UnrecognizedText]), {
       decode: SchemaGetter.transform(decode),
       encode: SchemaGetter.transform((value: OpenEnum<L[number]>) => (typeof value === "string" ? value : value.value))
     })),

@@ -84,6 +84,14 @@ export * as FuturesHistory from "./FuturesHistory.js"
 export * as HttpTransport from "./HttpTransport.js"
 
 /**
+ * Records as plain JSON (ISO times, decimals as strings, `null` for `None`)
+ * and back.
+ *
+ * @since 0.3.0
+ */
+export * as Json from "./Json.js"
+
+/**
  * Open interest limits of a futures symbol.
  *
  * @since 0.1.0
