@@ -84,7 +84,12 @@ export const modules: ReadonlyArray<Module> = [
     package: "core",
     guards: "pagination and windows",
     files: [core("paging/*.ts")],
-    tests: [coreTest("paginate.test.ts"), coreTest("Streams.test.ts"), coreTest("pagingWalk.test.ts")],
+    tests: [
+      coreTest("paginate.test.ts"),
+      coreTest("Streams.test.ts"),
+      coreTest("pagingWalk.test.ts"),
+      coreTest("resumable.test.ts")
+    ],
     threshold: 90
   },
   {

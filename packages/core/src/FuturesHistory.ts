@@ -17,6 +17,7 @@ import { BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./paging/paginate.js"
+import type * as Resumable from "./Resumable.js"
 import type { OneOf } from "./Schemas.js"
 import {
   checkWindow,
@@ -511,6 +512,7 @@ export const ordersHistory = (
  */
 export type FuturesHistoryStreamRequest =
   & Omit<FuturesHistoryRequest, "startTime" | "endTime" | "idLessThan" | "limit" | "orderId" | "clientOid">
+  & Resumable.ResumeOptions
   & {
     readonly startTime?: DateTime.Utc
     readonly endTime?: DateTime.Utc
@@ -542,47 +544,83 @@ export type FuturesHistoryStreamRequest =
  */
 export const stream = (
   request: FuturesHistoryStreamRequest
-): Stream.Stream<FuturesOrder, BitgetError, BitgetClient.BitgetClient> => {
-  const { endTime, order, pageSize = maxLimit, startTime, ...filters } = request
-  const common = {
-    pageSize,
-    id: (record: FuturesOrder) => record.orderId,
-    time: (record: FuturesOrder) => record.cTime
-  }
+): Stream.Stream<FuturesOrder, BitgetError, BitgetClient.BitgetClient> =>
+  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => {
+    const walk = walkOf(request, now)
+    return typeof walk === "string" ? refused(walk) : Paginate.windowed(walk)
+  }))
+
+/**
+ * `stream` a page at a time, each page with the checkpoint after it: store
+ * the checkpoint with the page's orders in one step, and a stream started
+ * with `resume: checkpoint` goes on after them, neither repeating nor
+ * skipping an order (see `Resumable`).
+ *
+ * @since 0.3.0
+ * @category streams
+ */
+export const pages = (
+  request: FuturesHistoryStreamRequest
+): Stream.Stream<Resumable.Page<FuturesOrder>, BitgetError, BitgetClient.BitgetClient> =>
+  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => {
+    const walk = walkOf(request, now)
+    return typeof walk === "string" ? refused(walk) : Paginate.windowedPages(walk)
+  }))
+
+const refused = (issue: string) => Stream.fail(new BitgetRequestError({ endpoint: Endpoint.label(endpoint), issue }))
+
+/**
+ * The walk of `stream` and `pages`, given the exchange's clock: without
+ * `startTime`, the exchange's own last 90 days as one window (no time sent
+ * but an end the caller set or a stalled cursor narrowed); with it, the range
+ * in windows. An end older than the history the exchange keeps is refused
+ * (as `windowed` refuses such a range).
+ */
+const walkOf = (request: FuturesHistoryStreamRequest, now: DateTime.Utc) => {
+  const { endTime, order, pageSize = maxLimit, resume, startTime, ...filters } = request
+  const oldest = { time: DateTime.add(horizon(now), Paginate.grace), reason: kept }
+  const label = Endpoint.label(endpoint)
   const page = (
     times: { readonly startTime?: DateTime.Utc; readonly endTime?: DateTime.Utc },
     cursor: Option.Option<string>
   ) =>
     ordersHistory({ ...filters, ...times, limit: pageSize, ...Paginate.cursorParam(cursor) })
       .pipe(Effect.map((result) => ({ items: result.entrustedList, next: result.endId })))
-  return Stream.unwrap(Effect.gen(function*() {
-    const now = yield* Paginate.exchangeNow
-    const oldest = { time: DateTime.add(horizon(now), Paginate.grace), reason: kept }
-    if (startTime === undefined) {
-      // an end older than the history the exchange keeps: refused, as `windowed` refuses such a range
-      if (endTime !== undefined && DateTime.isLessThan(endTime, oldest.time)) {
-        const issue = Paginate.endsBefore(`up to ${DateTime.formatIso(endTime)}`, oldest)
-        return Stream.fail(new BitgetRequestError({ endpoint: Endpoint.label(endpoint), issue }))
-      }
-      const open = { start: horizon(now), end: endTime ?? now }
-      return Paginate.walk({
-        ...common,
-        endpoint: Endpoint.label(endpoint),
-        windows: [open],
-        // the window's end is sent only when the caller set it or a stalled cursor narrowed it
-        fetch: (window, cursor) =>
-          page(window.end === open.end && endTime === undefined ? {} : { endTime: window.end }, cursor)
-      })
-    }
-    return Paginate.windowed({
+  const common = {
+    endpoint: label,
+    stream: Paginate.streamName(label, filters),
+    resume,
+    until: DateTime.add(now, Paginate.grace),
+    order,
+    pageSize,
+    id: (record: FuturesOrder) => record.orderId,
+    time: (record: FuturesOrder) => record.cTime
+  }
+  if (startTime !== undefined) {
+    return {
       ...common,
-      endpoint: Endpoint.label(endpoint),
       range: { start: startTime, end: endTime ?? now },
-      until: DateTime.add(now, Paginate.grace),
       horizon: oldest,
       maxSpanDays: maxWindowDays,
-      order,
-      fetch: (window, cursor) => page({ startTime: window.start, endTime: window.end }, cursor)
-    })
-  }))
+      fetch: (window: Paginate.Window, cursor: Option.Option<string>) =>
+        page({ startTime: window.start, endTime: window.end }, cursor)
+    }
+  }
+  if (resume === undefined && endTime !== undefined && DateTime.isLessThan(endTime, oldest.time)) {
+    return Paginate.endsBefore(`up to ${DateTime.formatIso(endTime)}`, oldest)
+  }
+  const open = resume === undefined ? { start: horizon(now), end: endTime ?? now } : undefined
+  return {
+    ...common,
+    range: open ?? { start: horizon(now), end: now },
+    maxSpanDays: "whole" as const,
+    // the window's end is sent only when the caller set it, a stalled cursor narrowed it, or the walk is resumed
+    fetch: (window: Paginate.Window, cursor: Option.Option<string>) =>
+      page(
+        endTime === undefined && open !== undefined && DateTime.Equivalence(window.end, open.end)
+          ? {}
+          : { endTime: window.end },
+        cursor
+      )
+  }
 }

@@ -100,7 +100,7 @@ export const codec = <A, I>(schema: Schema.Codec<A, I>): Schema.Codec<A, Schema.
  * ```
  *
  * @since 0.3.0
- * @category encoding
+ * @category formatting
  */
 export const encode = <A, I>(
   schema: Schema.Codec<A, I>
@@ -133,7 +133,7 @@ export const encode = <A, I>(
  * ```
  *
  * @since 0.3.0
- * @category decoding
+ * @category constructors
  */
 export const decode = <A, I>(schema: Schema.Codec<A, I>): (json: unknown) => Effect.Effect<A, Schema.SchemaError> => {
   const parse = decoder(codec(schema))

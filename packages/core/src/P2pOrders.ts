@@ -5,6 +5,7 @@
  */
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaTransformation from "effect/SchemaTransformation"
@@ -14,6 +15,7 @@ import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./paging/paginate.js"
+import type * as Resumable from "./Resumable.js"
 import type { OneOf } from "./Schemas.js"
 import {
   checkWindow,
@@ -318,6 +320,7 @@ export const p2pOrders = (
  */
 export type P2pOrdersStreamRequest =
   & Omit<P2pOrdersRequest, "startTime" | "endTime" | "idLessThan" | "limit">
+  & Resumable.ResumeOptions
   & {
     readonly startTime: DateTime.Utc
     readonly endTime?: DateTime.Utc
@@ -355,26 +358,46 @@ export type P2pOrdersStreamRequest =
  */
 export const stream = (
   request: P2pOrdersStreamRequest
-): Stream.Stream<P2pOrder, BitgetError, BitgetClient.BitgetClient> => {
-  const { endTime, order, pageSize = maxLimit, startTime, ...filters } = request
-  return Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) =>
-    Paginate.windowed({
-      endpoint: Endpoint.label(endpoint),
-      range: { start: startTime, end: endTime ?? now },
-      until: DateTime.add(now, Paginate.grace),
-      maxSpanDays: maxWindowDays,
-      order,
-      pageSize,
-      id: (record) => record.orderId,
-      time: (record) => record.ctime,
-      fetch: (window, cursor) =>
-        p2pOrders({
-          ...filters,
-          startTime: window.start,
-          endTime: window.end,
-          limit: pageSize,
-          ...Paginate.cursorParam(cursor)
-        })
-          .pipe(Effect.map((page) => ({ items: page.orderList, next: page.minOrderId })))
-    })))
+): Stream.Stream<P2pOrder, BitgetError, BitgetClient.BitgetClient> =>
+  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => Paginate.windowed(walkOf(request, now))))
+
+/**
+ * `stream` a page at a time, each page with the checkpoint after it: store
+ * the checkpoint with the page's orders in one step, and a stream started
+ * with `resume: checkpoint` goes on after them, neither repeating nor
+ * skipping an order (see `Resumable`).
+ *
+ * @since 0.3.0
+ * @category streams
+ */
+export const pages = (
+  request: P2pOrdersStreamRequest
+): Stream.Stream<Resumable.Page<P2pOrder>, BitgetError, BitgetClient.BitgetClient> =>
+  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => Paginate.windowedPages(walkOf(request, now))))
+
+/** The walk of `stream` and `pages`, given the exchange's clock. */
+const walkOf = (request: P2pOrdersStreamRequest, now: DateTime.Utc) => {
+  const { endTime, order, pageSize = maxLimit, resume, startTime, ...filters } = request
+  const label = Endpoint.label(endpoint)
+  return {
+    endpoint: label,
+    stream: Paginate.streamName(label, filters),
+    resume,
+    range: { start: startTime, end: endTime ?? now },
+    until: DateTime.add(now, Paginate.grace),
+    maxSpanDays: maxWindowDays,
+    order,
+    pageSize,
+    id: (record: P2pOrder) => record.orderId,
+    time: (record: P2pOrder) => record.ctime,
+    fetch: (window: Paginate.Window, cursor: Option.Option<string>) =>
+      p2pOrders({
+        ...filters,
+        startTime: window.start,
+        endTime: window.end,
+        limit: pageSize,
+        ...Paginate.cursorParam(cursor)
+      })
+        .pipe(Effect.map((page) => ({ items: page.orderList, next: page.minOrderId })))
+  }
 }

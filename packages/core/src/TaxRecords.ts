@@ -14,6 +14,7 @@ import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
 import * as Paginate from "./paging/paginate.js"
+import type * as Resumable from "./Resumable.js"
 import {
   checkWindow,
   Decimal,
@@ -243,7 +244,7 @@ export const spotRecords = (
  * @since 0.1.0
  * @category models
  */
-export interface TaxRecordsStreamRequest {
+export interface TaxRecordsStreamRequest extends Resumable.ResumeOptions {
   readonly coin?: string
   readonly startTime: DateTime.Utc
   readonly endTime: DateTime.Utc
@@ -280,25 +281,60 @@ export interface TaxRecordsStreamRequest {
  */
 export const stream = (
   request: TaxRecordsStreamRequest
-): Stream.Stream<SpotTaxRecord, BitgetError, BitgetClient.BitgetClient> => {
+): Stream.Stream<SpotTaxRecord, BitgetError, BitgetClient.BitgetClient> =>
+  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => Paginate.windowed(walkOf(request, now))))
+
+/**
+ * `stream` a page at a time, each page with the checkpoint after it: store
+ * the checkpoint with the page's records in one step, and a stream started
+ * with `resume: checkpoint` goes on after them, neither repeating nor
+ * skipping a record (see `Resumable`).
+ *
+ * @example
+ * ```ts
+ * import { Resumable, TaxRecords } from "@bitget-effect/core"
+ * import { DateTime, Effect, Stream } from "effect"
+ *
+ * // Ninety days of records, page by page; `saved` stands for where the last run stopped.
+ * const program = (saved: Resumable.Checkpoint | undefined) =>
+ *   Effect.gen(function*() {
+ *     const end = yield* DateTime.now
+ *     const pages = TaxRecords.pages({ startTime: DateTime.subtract(end, { days: 90 }), endTime: end, resume: saved })
+ *     yield* Stream.runForEach(pages, (page) =>
+ *       Effect.log(`${page.records.length} records; then ${Resumable.encodeJson(page.checkpoint)}`))
+ *   })
+ * ```
+ *
+ * @since 0.3.0
+ * @category streams
+ */
+export const pages = (
+  request: TaxRecordsStreamRequest
+): Stream.Stream<Resumable.Page<SpotTaxRecord>, BitgetError, BitgetClient.BitgetClient> =>
+  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => Paginate.windowedPages(walkOf(request, now))))
+
+/** The walk of `stream` and `pages`, given the exchange's clock. */
+const walkOf = (request: TaxRecordsStreamRequest, now: DateTime.Utc) => {
   const pageSize = request.pageSize ?? maxLimit
-  return Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) =>
-    Paginate.windowed({
-      endpoint: Endpoint.label(endpoint),
-      range: { start: request.startTime, end: request.endTime },
-      until: DateTime.add(now, Paginate.grace),
-      maxSpanDays: maxWindowDays,
-      order: request.order,
-      pageSize,
-      id: (record) => record.id,
-      time: (record) => record.ts,
-      fetch: (window, cursor) =>
-        spotRecords({
-          ...(request.coin === undefined ? {} : { coin: request.coin }),
-          startTime: window.start,
-          endTime: window.end,
-          limit: pageSize,
-          ...Paginate.cursorParam(cursor)
-        }).pipe(Effect.map((items) => ({ items, next: Option.fromUndefinedOr(items.at(-1)?.id) })))
-    })))
+  const label = Endpoint.label(endpoint)
+  return {
+    endpoint: label,
+    stream: Paginate.streamName(label, { coin: request.coin }),
+    resume: request.resume,
+    range: { start: request.startTime, end: request.endTime },
+    until: DateTime.add(now, Paginate.grace),
+    maxSpanDays: maxWindowDays,
+    order: request.order,
+    pageSize,
+    id: (record: SpotTaxRecord) => record.id,
+    time: (record: SpotTaxRecord) => record.ts,
+    fetch: (window: Paginate.Window, cursor: Option.Option<string>) =>
+      spotRecords({
+        ...(request.coin === undefined ? {} : { coin: request.coin }),
+        startTime: window.start,
+        endTime: window.end,
+        limit: pageSize,
+        ...Paginate.cursorParam(cursor)
+      }).pipe(Effect.map((items) => ({ items, next: Option.fromUndefinedOr(items.at(-1)?.id) })))
+  }
 }

@@ -120,6 +120,13 @@ export * as PositionTpsl from "./PositionTpsl.js"
 export * as RateLimiter from "./RateLimiter.js"
 
 /**
+ * Resumable streams: pages with checkpoints, for exactly-once pipelines.
+ *
+ * @since 0.3.0
+ */
+export * as Resumable from "./Resumable.js"
+
+/**
  * Retry policy per endpoint.
  *
  * @since 0.1.0

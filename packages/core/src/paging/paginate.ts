@@ -9,6 +9,7 @@ import * as Stream from "effect/Stream"
 import { BitgetClient } from "../BitgetClient.js"
 import { BitgetRequestError } from "../BitgetError.js"
 import * as Internal from "../internal/telemetry.js"
+import * as Resumable from "../Resumable.js"
 import { IdOrder, NumericId } from "../Schemas.js"
 import * as StreamProgress from "../StreamProgress.js"
 import * as Telemetry from "../Telemetry.js"
@@ -104,8 +105,17 @@ export interface WalkOptions<A, E, R> {
   readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
 }
 
+/** Where a walk starts: its first window, or where a checkpoint left it. */
+interface StartOptions {
+  readonly from?: State | undefined
+}
+
+/** What a walk emits after a page: its records (not emitted before) and where the walk goes on (none at its end). */
+type Emit<A, B> = (records: ReadonlyArray<A>, next: Option.Option<State>) => ReadonlyArray<B>
+
 /** One run of a walk: its options, and what it needs and counts as it goes. */
-interface Run<A, E, R> extends WalkOptions<A, E, R> {
+interface Run<A, E, R, B> extends WalkOptions<A, E, R> {
+  readonly emit: Emit<A, B>
   readonly context: Context.Context<never>
   readonly metrics: Internal.EndpointMetrics
   /** The progress of an observed stream; none when nobody observes it. */
@@ -115,7 +125,7 @@ interface Run<A, E, R> extends WalkOptions<A, E, R> {
 }
 
 /** The attributes of a page's span. */
-const pageAttributes = <A, E, R>(run: Run<A, E, R>, state: State) => ({
+const pageAttributes = <A, E, R, B>(run: Run<A, E, R, B>, state: State) => ({
   [Telemetry.attributes.endpoint]: run.endpoint,
   [Telemetry.attributes.window]: state.index,
   [Telemetry.attributes.windows]: run.windows.length,
@@ -125,7 +135,7 @@ const pageAttributes = <A, E, R>(run: Run<A, E, R>, state: State) => ({
 })
 
 /** Reads one page in its span; an observed stream also hears the limiter's waits. */
-const read = <A, E, R>(run: Run<A, E, R>, state: State): Effect.Effect<Page<A>, E, R> => {
+const read = <A, E, R, B>(run: Run<A, E, R, B>, state: State): Effect.Effect<Page<A>, E, R> => {
   run.pages += 1
   const request = run.tracker === undefined
     ? run.fetch(state.window, state.cursor)
@@ -142,7 +152,11 @@ const read = <A, E, R>(run: Run<A, E, R>, state: State): Effect.Effect<Page<A>, 
 }
 
 /** The first page of the next window, if any, once a window is finished (counted in the metrics). */
-const nextWindow = <A, E, R>(run: Run<A, E, R>, state: State, seen: ReadonlySet<string>): Option.Option<State> => {
+const nextWindow = <A, E, R, B>(
+  run: Run<A, E, R, B>,
+  state: State,
+  seen: ReadonlySet<string>
+): Option.Option<State> => {
   run.metrics.streamWindows.updateUnsafe(1, run.context)
   const window = run.windows.at(state.index + 1)
   return window === undefined
@@ -165,13 +179,13 @@ const stalledCursor = (oldest: DateTime.Utc): Effect.Effect<void> =>
       "(records sharing that millisecond beyond one page may be missing)"
   )
 
-/** What a page gives the stream, after its report to an observed stream: its records, and where to go on. */
-const emitted = <A, E, R>(
-  run: Run<A, E, R>,
+/** What a page gives the stream, after its report to an observed stream: what it emits, and where to go on. */
+const emitted = <A, E, R, B>(
+  run: Run<A, E, R, B>,
   fresh: ReadonlyArray<A>,
   next: Option.Option<State>
-): Effect.Effect<readonly [ReadonlyArray<A>, Option.Option<State>]> => {
-  const out = [fresh, next] as const
+): Effect.Effect<readonly [ReadonlyArray<B>, Option.Option<State>]> => {
+  const out = [run.emit(fresh, next), next] as const
   return run.tracker === undefined ? Effect.succeed(out) : Effect.as(run.tracker.paged(fresh.length), out)
 }
 
@@ -181,11 +195,11 @@ const emitted = <A, E, R>(
  * narrowed to end just before the page's oldest record (the next window when
  * that leaves nothing of it).
  */
-const step = <A, E, R>(
-  run: Run<A, E, R>,
+const step = <A, E, R, B>(
+  run: Run<A, E, R, B>,
   state: State,
   page: Page<A>
-): Effect.Effect<readonly [ReadonlyArray<A>, Option.Option<State>]> => {
+): Effect.Effect<readonly [ReadonlyArray<B>, Option.Option<State>]> => {
   const { id } = run
   const { items } = page
   const seen = new Set(items.map(id))
@@ -205,6 +219,42 @@ const step = <A, E, R>(
   return Effect.andThen(stalledCursor(before), emitted(run, fresh, Option.some(narrowed)))
 }
 
+/** Walks, emitting what `emit` makes of each page (see `walk`). */
+const walkWith = <A, E, R, B>(
+  options: WalkOptions<A, E, R> & StartOptions,
+  emit: Emit<A, B>
+): Stream.Stream<B, E, R> =>
+  Stream.unwrap(Effect.map(Effect.context<never>(), (context) => {
+    const observer = Context.get(context, StreamProgress.Observer)
+    const tracker = observer === undefined
+      ? undefined
+      : new ProgressTracker(observer, options.endpoint, options.windows.length)
+    const ended = tracker === undefined ? Stream.empty : Stream.fromEffectDrain(Effect.suspend(() => tracker.ended()))
+    const first = options.windows.at(0)
+    const from = options.from ?? (first === undefined ? undefined : firstState(first))
+    if (from === undefined) return ended
+    const run: Run<A, E, R, B> = {
+      ...options,
+      emit,
+      context,
+      metrics: Internal.forEndpoint(options.endpoint),
+      tracker,
+      pages: 0
+    }
+    const readAndStep = (state: State) => Effect.flatMap(read(run, state), (page) => step(run, state, page))
+    const walked = Stream.paginate<State, B, E, R>(
+      from,
+      (state) =>
+        tracker === undefined
+          ? readAndStep(state)
+          : Effect.andThen(tracker.starting(state.index, state.window), readAndStep(state))
+    )
+    return Stream.concat(walked, ended)
+  }))
+
+/** The state of a walk at the start of its first window. */
+const firstState = (window: Window): State => ({ index: 0, window, cursor: Option.none(), seen: new Set() })
+
 /**
  * Walks windows page by page, lazily (a page is fetched only when the stream
  * is pulled past the previous one). A window ends on an empty page, a short
@@ -223,32 +273,116 @@ const step = <A, E, R>(
  *
  * @internal
  */
-export const walk = <A, E, R>(options: WalkOptions<A, E, R>): Stream.Stream<A, E, R> =>
-  Stream.unwrap(Effect.map(Effect.context<never>(), (context) => {
-    const observer = Context.get(context, StreamProgress.Observer)
-    const tracker = observer === undefined
-      ? undefined
-      : new ProgressTracker(observer, options.endpoint, options.windows.length)
-    const ended = tracker === undefined ? Stream.empty : Stream.fromEffectDrain(Effect.suspend(() => tracker.ended()))
-    const first = options.windows.at(0)
-    if (first === undefined) return ended
-    const run: Run<A, E, R> = {
-      ...options,
-      context,
-      metrics: Internal.forEndpoint(options.endpoint),
-      tracker,
-      pages: 0
+export const walk = <A, E, R>(options: WalkOptions<A, E, R> & StartOptions): Stream.Stream<A, E, R> =>
+  walkWith(options, (records) => records)
+
+/**
+ * What a walk's checkpoints name: the stream (endpoint and filters) and the
+ * range, span and order its windows were cut from.
+ *
+ * @internal
+ */
+export interface Walked {
+  readonly stream: string
+  readonly range: Window
+  readonly spanMillis: number
+  readonly order: WindowOrder
+}
+
+/** The windows a walk was cut into. */
+const windowsOf = (walked: Walked): Windows => windows(walked.range, walked.spanMillis, walked.order)
+
+/** The checkpoint after a page: where the walk goes on, or none when it is done. */
+const checkpointOf = (walked: Walked, next: Option.Option<State>): Resumable.Checkpoint =>
+  new Resumable.Checkpoint({
+    version: 1,
+    stream: walked.stream,
+    start: walked.range.start,
+    end: walked.range.end,
+    spanMillis: walked.spanMillis,
+    order: walked.order,
+    next: Option.match(next, {
+      onNone: () => null,
+      onSome: (state) =>
+        new Resumable.Position({
+          window: state.index,
+          windowEnd: state.window.end,
+          cursor: Option.getOrNull(state.cursor),
+          seen: Array.from(state.seen)
+        })
+    })
+  })
+
+/** The state a position of a checkpoint stands for, or `undefined` when its window is not one of the walk's. */
+const stateOf = (walked: Walked, position: Resumable.Position): State | undefined => {
+  const window = windowsOf(walked).at(position.window)
+  return window === undefined || DateTime.isLessThan(position.windowEnd, window.start)
+    ? undefined
+    : {
+      index: position.window,
+      window: { start: window.start, end: DateTime.min(position.windowEnd, window.end) },
+      cursor: Option.fromNullOr(position.cursor),
+      seen: new Set(position.seen)
     }
-    const readAndStep = (state: State) => Effect.flatMap(read(run, state), (page) => step(run, state, page))
-    const walked = Stream.paginate<State, A, E, R>(
-      { index: 0, window: first, cursor: Option.none(), seen: new Set() },
-      (state) =>
-        tracker === undefined
-          ? readAndStep(state)
-          : Effect.andThen(tracker.starting(state.index, state.window), readAndStep(state))
-    )
-    return Stream.concat(walked, ended)
-  }))
+}
+
+/**
+ * A walk as pages, each with the checkpoint after it (`Resumable.Page`); a
+ * walk over no window, or resumed from a checkpoint of a finished one, gives
+ * one empty page with the final checkpoint.
+ *
+ * @internal
+ */
+export const walkPages = <A, E, R>(
+  walked: Walked,
+  options: Omit<WalkOptions<A, E, R>, "windows"> & StartOptions
+): Stream.Stream<Resumable.Page<A>, E, R> => {
+  const windows = windowsOf(walked)
+  if (options.from === undefined && windows.length === 0) {
+    return Stream.make({ records: [], checkpoint: checkpointOf(walked, Option.none()) })
+  }
+  return walkWith({ ...options, windows }, (records, next) => [{ records, checkpoint: checkpointOf(walked, next) }])
+}
+
+/**
+ * Where a resumed walk starts: `walked` and the state the checkpoint holds,
+ * `"done"` for a checkpoint of a finished walk, or why the checkpoint cannot
+ * be resumed here (it names another stream, or a window the walk does not
+ * have).
+ *
+ * @internal
+ */
+export const resumeFrom = (
+  stream: string,
+  checkpoint: Resumable.Checkpoint
+): { readonly walked: Walked; readonly from: State | "done" } | string => {
+  if (checkpoint.stream !== stream) {
+    return `the checkpoint is of another stream (${checkpoint.stream}), not of ${stream}`
+  }
+  const walked = {
+    stream,
+    range: { start: checkpoint.start, end: checkpoint.end },
+    spanMillis: checkpoint.spanMillis,
+    order: checkpoint.order
+  }
+  if (checkpoint.next === null) return { walked, from: "done" }
+  const from = stateOf(walked, checkpoint.next)
+  return from === undefined
+    ? `the checkpoint's position (window ${checkpoint.next.window}) is not one of its range's windows`
+    : { walked, from }
+}
+
+/**
+ * The name of a stream in its checkpoints: the endpoint and the filters set
+ * (sorted), e.g. `GET /api/v2/tax/spot-record coin=BTC`.
+ *
+ * @internal
+ */
+export const streamName = (endpoint: string, filters: { readonly [key: string]: string | undefined }): string =>
+  [
+    endpoint,
+    ...Object.keys(filters).sort().flatMap((key) => filters[key] === undefined ? [] : [`${key}=${filters[key]}`])
+  ].join(" ")
 
 /** 1970-01-01: the earliest time a request may state. */
 const epoch = DateTime.makeUnsafe(0)
@@ -318,44 +452,93 @@ const outside = (range: Window, until: DateTime.Utc, horizon: Horizon | undefine
 }
 
 /**
- * A stream over a time range longer than the server accepts: the range is
- * checked, cut to what can hold records (from the horizon, if any, to
- * `until`, the exchange's clock, so no window outside is asked for), split
- * into windows of `maxSpanDays`, and walked page by page. A range that
- * cannot hold a single record (it starts before 1970, ends before the
- * horizon or starts after `until`) fails with a `BitgetRequestError` naming
- * the range and the reason, before anything is sent: a stream that quietly
- * returned nothing would hide a wrong clock or a wrong range.
+ * What a windowed stream is given: its range, the exchange's clock and the
+ * oldest time it keeps, the span of a window (in days), and the walk's options; its
+ * name in checkpoints, and the checkpoint to go on from, if any.
  *
  * @internal
  */
-export const windowed = <A, E, R>(options: {
-  readonly endpoint: string
+export interface WindowedOptions<A, E, R> extends Omit<WalkOptions<A, E, R>, "windows"> {
   readonly range: Window
   readonly until: DateTime.Utc
   readonly horizon?: Horizon | undefined
-  readonly maxSpanDays: number
+  /** The longest window the exchange takes; `"whole"` walks the range as one window. */
+  readonly maxSpanDays: number | "whole"
   readonly order: WindowOrder | undefined
-  readonly pageSize: number
-  readonly id: (item: A) => string
-  readonly time: (item: A) => DateTime.Utc
-  readonly fetch: (window: Window, cursor: Option.Option<string>) => Effect.Effect<Page<A>, E, R>
-}): Stream.Stream<A, E | BitgetRequestError, R> => {
+  /** The stream's name in its checkpoints (`streamName`; the endpoint's label when not given). */
+  readonly stream?: string | undefined
+  readonly resume?: Resumable.Checkpoint | undefined
+}
+
+/**
+ * The walk a windowed stream makes, and where it starts: from the request's
+ * range (checked, and cut to what can hold records: from the horizon, if
+ * any, to `until`, the exchange's clock), or from the checkpoint (whose range
+ * wins); or why it cannot be made.
+ */
+const planned = <A, E, R>(
+  options: WindowedOptions<A, E, R>
+): { readonly walked: Walked; readonly from: State | "done" | undefined } | string => {
+  const stream = options.stream ?? options.endpoint
+  if (options.resume !== undefined) return resumeFrom(stream, options.resume)
   const { horizon, range, until } = options
   const issue = outside(range, until, horizon)
-  if (issue !== undefined) return Stream.fail(new BitgetRequestError({ endpoint: options.endpoint, issue }))
+  if (issue !== undefined) return issue
   const start = horizon === undefined ? range.start : DateTime.max(range.start, horizon.time)
   const end = DateTime.min(range.end, until)
-  return walk({
-    endpoint: options.endpoint,
-    windows: windows(
-      { start, end },
-      Duration.toMillis(Duration.days(options.maxSpanDays)),
-      options.order ?? "newestFirst"
-    ),
-    pageSize: options.pageSize,
-    id: options.id,
-    time: options.time,
-    fetch: options.fetch
-  })
+  return {
+    walked: {
+      stream,
+      range: { start, end },
+      spanMillis: options.maxSpanDays === "whole"
+        ? Math.max(0, DateTime.toEpochMillis(end) - DateTime.toEpochMillis(start))
+        : Duration.toMillis(Duration.days(options.maxSpanDays)),
+      order: options.order ?? "newestFirst"
+    },
+    from: undefined
+  }
+}
+
+/** The walk's own options, from a windowed stream's. */
+const walkOptions = <A, E, R>(options: WindowedOptions<A, E, R>): Omit<WalkOptions<A, E, R>, "windows"> => ({
+  endpoint: options.endpoint,
+  pageSize: options.pageSize,
+  id: options.id,
+  time: options.time,
+  fetch: options.fetch
+})
+
+/**
+ * A stream over a time range longer than the server accepts: the range is
+ * checked, cut to what can hold records (from the horizon, if any, to
+ * `until`, the exchange's clock, so no window outside is asked for), split
+ * into windows of `maxSpanDays`, and walked page by page; or, given a
+ * checkpoint, walked on from it. A range that cannot hold a single record (it
+ * starts before 1970, ends before the horizon or starts after `until`), or a
+ * checkpoint of another stream, fails with a `BitgetRequestError` naming the
+ * range or the checkpoint and the reason, before anything is sent: a stream
+ * that quietly returned nothing would hide a wrong clock or a wrong range.
+ *
+ * @internal
+ */
+export const windowed = <A, E, R>(options: WindowedOptions<A, E, R>): Stream.Stream<A, E | BitgetRequestError, R> => {
+  const plan = planned(options)
+  if (typeof plan === "string") return Stream.fail(new BitgetRequestError({ endpoint: options.endpoint, issue: plan }))
+  if (plan.from === "done") return Stream.empty
+  return walk({ ...walkOptions(options), windows: windowsOf(plan.walked), from: plan.from })
+}
+
+/**
+ * `windowed` as pages, each with the checkpoint after it (`walkPages`).
+ *
+ * @internal
+ */
+export const windowedPages = <A, E, R>(
+  options: WindowedOptions<A, E, R>
+): Stream.Stream<Resumable.Page<A>, E | BitgetRequestError, R> => {
+  const plan = planned(options)
+  if (typeof plan === "string") return Stream.fail(new BitgetRequestError({ endpoint: options.endpoint, issue: plan }))
+  return plan.from === "done"
+    ? Stream.make({ records: [], checkpoint: checkpointOf(plan.walked, Option.none()) })
+    : walkPages(plan.walked, { ...walkOptions(options), from: plan.from })
 }
