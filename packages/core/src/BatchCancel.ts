@@ -116,9 +116,8 @@ const checkBatch = (
     if (own !== kind) {
       issues.push({
         path: ["orderList", index],
-        issue:
-          `a batch must not mix orderId and clientOid (orderList[0] uses ${kind}, orderList[${index}] uses ${own}); ` +
-          "the exchange silently fails the clientOid orders of a mixed batch"
+        issue: `mixes orderId and clientOid (orderList[0] uses ${kind}, this one ${own}): ` +
+          "the exchange silently fails a mixed batch's clientOid orders"
       })
       return
     }
