@@ -13,7 +13,7 @@ interface Manifest {
 
 /** The platform's peer ranges the published packages declare, as `name@range`. */
 const peerRanges = new Set(
-  ["core", "platform-node", "sandbox"]
+  ["core", "platform-node", "sandbox", "sql"]
     .flatMap((dir) =>
       Object.entries((JSON.parse(read(`packages/${dir}/package.json`)) as Manifest).peerDependencies ?? {})
     )
@@ -231,7 +231,7 @@ describe("the supported platform", () => {
     assert.include(read("pnpm-workspace.yaml"), `nodeVersion: ${pinned}`, "pnpm-workspace.yaml: nodeVersion differs")
     assert.strictEqual(process.versions.node, pinned, "the tests run on the workspace's own Node")
     const oldest = manifest.engines.node.replace(/^>=/, "")
-    for (const dir of ["core", "platform-node", "sandbox", "cli"]) {
+    for (const dir of ["core", "platform-node", "sandbox", "cli", "sql"]) {
       const engines = (JSON.parse(read(`packages/${dir}/package.json`)) as { engines?: { node?: string } }).engines
       assert.strictEqual(engines?.node, `>=${oldest}`, `packages/${dir}: engines.node differs from the root's`)
     }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { read, root } from "../../tools/markdown.js"
 
-const published = ["core", "platform-node", "sandbox", "cli"]
+const published = ["core", "platform-node", "sandbox", "cli", "sql"]
 
 const versionOf = (dir: string): string =>
   (JSON.parse(read(`packages/${dir}/package.json`)) as { version: string }).version
