@@ -1,9 +1,10 @@
 /**
- * The `bitget` command: its subcommands (`export`), and how it ends. Exit
- * codes: 0 done; 1 a failure of the exchange, the network or the file system
- * (one readable line on standard error, never a secret); 2 a usage or
- * configuration error (nothing was sent); 130 after Ctrl+C (SIGINT) and 143
- * after SIGTERM, once the checkpoint is written.
+ * The `bitget` command: its subcommands (`export`, `sync`), and how it ends.
+ * Exit codes: 0 done; 1 a failure of the exchange, the network, the file
+ * system or the database (one readable line on standard error, never a
+ * secret); 2 a usage or configuration error, or a database that cannot be
+ * opened (nothing was sent); 130 after Ctrl+C (SIGINT) and 143 after SIGTERM,
+ * once the checkpoint is written.
  *
  * @since 0.1.0
  */
@@ -18,6 +19,7 @@ import * as Layer from "effect/Layer"
 import * as Environment from "./internal/environment.js"
 import { exitCode, exitCodes, failureLines } from "./internal/exit.js"
 import * as ExportCommand from "./internal/exportCommand.js"
+import * as SyncCommand from "./internal/syncCommand.js"
 
 /**
  * The root command.
@@ -27,7 +29,7 @@ import * as ExportCommand from "./internal/exportCommand.js"
  */
 export const command = Command.make("bitget").pipe(
   Command.withDescription("Bitget from the command line."),
-  Command.withSubcommands([ExportCommand.command])
+  Command.withSubcommands([ExportCommand.command, SyncCommand.command])
 )
 
 /**
@@ -65,7 +67,11 @@ export const run = (argv: ReadonlyArray<string>, version: string): Effect.Effect
     Effect.provide(services),
     // `TerminalCapabilities` dies when a variable it reads cannot be; that is a configuration error like any other
     Effect.catchDefect((defect) => defect instanceof Config.ConfigError ? Effect.fail(defect) : Effect.die(defect)),
-    Effect.tapCause((cause) => Effect.forEach(failureLines(cause), (line) => Console.error(line), { discard: true }))
+    Effect.tapCause((cause) =>
+      Effect.forEach(failureLines(cause, argv[2] === "sync" ? "sync" : "export"), (line) => Console.error(line), {
+        discard: true
+      })
+    )
   )
 
 /**

@@ -26,6 +26,7 @@ import * as Checkpoint from "./internal/checkpoint.js"
 import * as Client from "./internal/client.js"
 import * as ExportKind from "./internal/exportKind.js"
 import * as FileExport from "./internal/fileExport.js"
+import * as Flags from "./internal/flags.js"
 import * as Formats from "./internal/format.js"
 import * as Job from "./internal/job.js"
 import * as Output from "./internal/output.js"
@@ -148,26 +149,22 @@ export const plan = (args: ExportArgs, now: DateTime.Utc): Result.Result<Plan, U
   if (DateTime.isGreaterThan(from.success, end)) {
     return usage(`--from (${DateTime.formatIso(from.success)}) is after --to (${DateTime.formatIso(end)})`)
   }
-  const futures = ExportKind.byKind[args.kind].futures
-  if (!futures && Option.isSome(args.productType)) {
-    return usage(`--product-type applies to futures-orders only, not to ${args.kind}`)
-  }
+  const productType = Flags.checkProductType(args.kind, args.productType)
+  if (Result.isFailure(productType)) return Result.fail(productType.failure)
   if (args.resume && Option.isNone(args.out)) return usage("--resume continues an export to a file: give --out FILE")
   if (args.force && Option.isNone(args.out)) return usage("--force replaces an existing --out FILE: give --out FILE")
-  const baseUrl = args.baseUrl.pipe(Option.map((url) => url.trim()))
-  if (Option.isSome(baseUrl) && !/^https?:\/\/[^\s/]+/i.test(baseUrl.value)) {
-    return usage(`--base-url: expected an http(s) URL, got "${baseUrl.value}"`)
-  }
+  const baseUrl = Flags.checkBaseUrl(args.baseUrl)
+  if (Result.isFailure(baseUrl)) return Result.fail(baseUrl.failure)
   return Result.succeed({
     kind: args.kind,
     from: from.success,
     to: to.success,
-    productType: futures ? Option.getOrElse(args.productType, () => ExportKind.defaultProductType) : null,
+    productType: productType.success,
     format: Option.getOrElse(args.format, () => Formats.fromFileName(Option.getOrUndefined(args.out))),
     out: args.out,
     resume: args.resume,
     force: args.force,
-    baseUrl,
+    baseUrl: baseUrl.success,
     quiet: args.quiet
   })
 }

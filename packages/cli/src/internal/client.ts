@@ -59,7 +59,7 @@ export const client = (baseUrl: Option.Option<string>): Layer.Layer<BitgetClient
  * Checks what the export of `kind` runs on and with, and fails as it would
  * (a Node.js older than undici runs on, a bad `BITGET_*` value, incomplete
  * credentials, or none for a signed export), before anything is sent or any
- * file touched.
+ * file touched; gives the configuration read.
  *
  * @since 0.2.0
  * @category operations
@@ -67,7 +67,7 @@ export const client = (baseUrl: Option.Option<string>): Layer.Layer<BitgetClient
 export const checkConfig = (
   kind: ExportKind.ExportKind,
   baseUrl: Option.Option<string>
-): Effect.Effect<void, Config.ConfigError | BitgetRequestError | BitgetTransportError> =>
+): Effect.Effect<BitgetConfig.BitgetOptions, Config.ConfigError | BitgetRequestError | BitgetTransportError> =>
   Effect.gen(function*() {
     yield* UndiciTransport.checkNodeVersion()
     const options = yield* BitgetConfig.BitgetConfig.pipe(
@@ -80,4 +80,5 @@ export const checkConfig = (
         issue: `${kind.kind} reads your account: it needs an API key`
       })
     }
+    return options
   })

@@ -28,9 +28,16 @@ export const exitCodes = {
   SIGTERM: 143
 } as const
 
-/** `true` for a failure found before anything was sent: the command line, the configuration or the runtime. */
+/** The failures of opening a database (`@bitget-effect/sql`'s): an address, a login or tables the command cannot use. */
+const databaseErrors = ["DatabaseUnreachableError", "DatabaseAuthenticationError", "SchemaVersionError"]
+
+/**
+ * `true` for a failure found before anything was sent: the command line, the configuration, the runtime or the
+ * database.
+ */
 const isUsage = (error: unknown): boolean =>
   isUsageError(error) ||
+  databaseErrors.some((tag) => Predicate.isTagged(error, tag)) ||
   isUnsupportedNode(error) ||
   CliError.isCliError(error) ||
   error instanceof Config.ConfigError ||
@@ -55,19 +62,18 @@ export const exitCode = (exit: Exit.Exit<unknown, unknown>, signal: "SIGINT" | "
   return exitCodes.failure
 }
 
-const hint = "hint: bitget export --help lists the options"
-
 /**
- * The lines a failed run ends with on standard error: a usage error and its
- * hint, the library's description of any other failure (one line for a
- * Node.js too old for undici; nothing for an
- * interruption, a closed standard output, or a request for help; only the
- * hint for a command line `presenter` has already described).
+ * The lines a failed run of `bitget <command>` (`export` unless given) ends
+ * with on standard error: a usage error and its hint, the library's
+ * description of any other failure (one line for a Node.js too old for undici;
+ * nothing for an interruption, a closed standard output, or a request for
+ * help; only the hint for a command line `presenter` has already described).
  *
  * @since 0.1.0
  * @category running
  */
-export const failureLines = (cause: Cause.Cause<unknown>): ReadonlyArray<string> => {
+export const failureLines = (cause: Cause.Cause<unknown>, command = "export"): ReadonlyArray<string> => {
+  const hint = `hint: bitget ${command} --help lists the options`
   const failure = Cause.findErrorOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value

@@ -3,12 +3,12 @@
  *
  * @since 0.2.0
  */
-import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import { Argument, Command, Flag } from "effect/cli"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Export from "../Export.js"
 import * as ExportKind from "./exportKind.js"
+import * as Flags from "./flags.js"
 import * as Format from "./format.js"
 
 const kind = Argument.Literals("export", ExportKind.kinds).pipe(
@@ -29,10 +29,7 @@ const flags = {
     ),
     Flag.optional
   ),
-  productType: Flag.Literals("product-type", FuturesHistory.productTypes).pipe(
-    Flag.withDescription(`futures-orders only: the product type (default ${ExportKind.defaultProductType})`),
-    Flag.optional
-  ),
+  productType: Flags.productType,
   format: Flag.Literals("format", Format.formats).pipe(
     Flag.withDescription("csv or ndjson (default: csv for an --out file ending in .csv, ndjson otherwise)"),
     Flag.optional
@@ -50,16 +47,8 @@ const flags = {
     Flag.withDescription("replace --out FILE if it exists (once the export is complete; until then it stays)"),
     Flag.withDefault(false)
   ),
-  baseUrl: Flag.String("base-url").pipe(
-    Flag.withMetavar("URL"),
-    Flag.withDescription("the exchange's address (default: BITGET_BASE_URL, or https://api.bitget.com)"),
-    Flag.optional
-  ),
-  quiet: Flag.Boolean("quiet").pipe(
-    Flag.withAlias("q"),
-    Flag.withDescription("no progress and no log on standard error (errors still)"),
-    Flag.withDefault(false)
-  )
+  baseUrl: Flags.baseUrl,
+  quiet: Flags.quiet
 }
 
 /**
