@@ -12,7 +12,7 @@ import { BigDecimal, DateTime, Effect, Fiber, Option, Ref, Schedule, Schema } fr
 import { SqlClient } from "effect/sql/SqlClient"
 import * as Pipelines from "../src/Pipelines.js"
 import * as Sync from "../src/Sync.js"
-import { layer as postgres, migrated } from "./database.js"
+import { futuresOrder, layer as postgres, migrated } from "./database.js"
 import { available } from "./postgres.js"
 
 const DAY = 86_400_000
@@ -173,7 +173,7 @@ describe.skipIf(!available && process.env.CI !== "true")("Pipelines", () => {
       Effect.gen(function*() {
         const order = (i: number) =>
           Schema.decodeUnknownSync(FuturesHistory.FuturesOrder)({
-            ...Schema.encodeSync(FuturesHistory.FuturesOrder)(futuresTemplate),
+            ...Schema.encodeSync(FuturesHistory.FuturesOrder)(futuresOrder("1")),
             orderId: String(10_000 - i),
             cTime: String(now - i * DAY),
             uTime: String(now - i * DAY + 1)
@@ -216,36 +216,4 @@ describe.skipIf(!available && process.env.CI !== "true")("Pipelines", () => {
         assert.isTrue(Option.isNone(yield* Sync.state({ account: "main", stream: "p2p-orders" })), "nothing stored")
       }).pipe(Effect.provide(migrated)))
   })
-})
-
-const futuresTemplate = Schema.decodeUnknownSync(FuturesHistory.FuturesOrder)({
-  symbol: "BTCUSD",
-  size: "1",
-  orderId: "1",
-  clientOid: "",
-  baseVolume: "1",
-  fee: "-0.0001",
-  price: "",
-  priceAvg: "86804.1",
-  status: "filled",
-  side: "buy",
-  force: "gtc",
-  totalProfits: "0",
-  posSide: "net",
-  marginCoin: "BTC",
-  quoteVolume: "86804.1",
-  leverage: "10",
-  marginMode: "crossed",
-  reduceOnly: "NO",
-  enterPointSource: "API",
-  tradeSide: "buy_single",
-  posMode: "one_way_mode",
-  orderType: "market",
-  orderSource: "market",
-  liqPrice: null,
-  cTime: "1767225600001",
-  uTime: "1767225600999",
-  presetStopSurplusPrice: "",
-  presetStopLossPrice: "",
-  posAvg: "86804.1"
 })
