@@ -1,5 +1,5 @@
 /**
- * Records as plain JSON: any record or result of the operations (a
+ * Records as plain JSON: every record or result of the operations (a
  * `TaxRecords.SpotTaxRecord`, a `P2pOrders.P2pOrderPage`, an array of
  * `Symbols.SpotSymbol`, …) to JSON a person or another program reads, and
  * back to a value `Equal` to the record.

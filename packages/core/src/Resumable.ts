@@ -50,8 +50,7 @@ export class Position extends Schema.Class<Position>("@bitget-effect/core/Resuma
  *   next: null
  * })
  * const text = Resumable.encodeJson(checkpoint)
- * console.log(Resumable.isDone(Resumable.decodeJson(text)))
- * // true
+ * assert.strictEqual(Resumable.isDone(Resumable.decodeJson(text)), true)
  * ```
  *
  * @since 0.3.0
