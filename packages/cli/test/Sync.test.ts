@@ -6,13 +6,13 @@
  * codes of a database that cannot be used (never printing its password), and
  * a run killed at a random moment then run again.
  */
+import { available } from "@bitget-effect/postgres-server"
 import { Dataset, Sandbox } from "@bitget-effect/sandbox"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import * as BitgetSql from "../../sql/src/BitgetSql.js"
 import { freshDatabase, layer as postgres, Postgres } from "../../sql/test/database.js"
-import { available } from "../../sql/test/postgres.js"
 import { DAY } from "../src/internal/timeRange.js"
 import { assertNoSecret, envOf, type Ran, run, start } from "./support.js"
 
@@ -184,7 +184,7 @@ describe.skipIf(!available && process.env.CI !== "true")("bitget sync", () => {
               yield* Effect.repeat(stored, {
                 until: (rows) => rows.length > before,
                 schedule: Schedule.spaced("50 millis")
-              }).pipe(Effect.timeout("30 seconds"))
+              }).pipe(Effect.timeout("60 seconds"))
               yield* Effect.sleep(`${Math.floor(Math.random() * 1_500)} millis`)
               started.child.kill("SIGKILL")
               return yield* started.ended
@@ -204,7 +204,7 @@ describe.skipIf(!available && process.env.CI !== "true")("bitget sync", () => {
             `bitget sync killed twice: rows stored at each kill ${kills.join(", ")} of ${expected.length}`
           )
         }),
-      90_000
+      150_000
     )
   })
 })

@@ -1,3 +1,4 @@
+import { available } from "@bitget-effect/postgres-server"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -6,7 +7,6 @@ import * as BitgetSql from "../src/BitgetSql.js"
 import * as Migrations from "../src/Migrations.js"
 import * as Sync from "../src/Sync.js"
 import { freshDatabase, layer as postgres, options, Postgres } from "./database.js"
-import { available } from "./postgres.js"
 
 const secret = "s3cr3t-Pa55word-never-shown"
 

@@ -1,3 +1,4 @@
+import { available } from "@bitget-effect/postgres-server"
 import { assert, describe, layer } from "@effect/vitest"
 import { DateTime, Effect, Fiber, Latch, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -7,7 +8,6 @@ import * as RecordTables from "../src/RecordTables.js"
 import * as Sync from "../src/Sync.js"
 import type { Table } from "../src/Table.js"
 import { futuresOrder, layer as postgres, migrated, p2pOrder, taxRecord } from "./database.js"
-import { available } from "./postgres.js"
 
 const range = {
   start: DateTime.makeUnsafe("2026-01-01T00:00:00.000Z"),

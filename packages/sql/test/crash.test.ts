@@ -1,3 +1,4 @@
+import { available } from "@bitget-effect/postgres-server"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -6,7 +7,6 @@ import { fileURLToPath } from "node:url"
 import * as BitgetSql from "../src/BitgetSql.js"
 import * as Sync from "../src/Sync.js"
 import { freshDatabase, layer as postgres, Postgres } from "./database.js"
-import { available } from "./postgres.js"
 
 const worker = fileURLToPath(new URL("./fixtures/crashWorker.ts", import.meta.url))
 const root = fileURLToPath(new URL("../../..", import.meta.url))

@@ -3,11 +3,11 @@
  * database per test, and records of each kind.
  */
 import { FuturesHistory, P2pOrders, TaxRecords } from "@bitget-effect/core"
+import * as postgres from "@bitget-effect/postgres-server"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { BigDecimal, Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import * as BitgetSql from "../src/BitgetSql.js"
-import * as postgres from "./postgres.js"
 
 /** The server of the test file. */
 export class Postgres extends Context.Service<Postgres, postgres.Server>()("test/Postgres") {}

@@ -7,13 +7,13 @@
  * once into one database.
  */
 import { BitgetError, BitgetMock, FuturesHistory, P2pOrders, TaxRecords } from "@bitget-effect/core"
+import { available } from "@bitget-effect/postgres-server"
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect, Fiber, Option, Ref, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import * as Pipelines from "../src/Pipelines.js"
 import * as Sync from "../src/Sync.js"
 import { futuresOrder, layer as postgres, migrated } from "./database.js"
-import { available } from "./postgres.js"
 
 const DAY = 86_400_000
 const now = Date.now()

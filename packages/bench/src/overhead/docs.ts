@@ -39,6 +39,16 @@ const about = (r: Results): ReadonlyArray<string> => [
   "would. One walk per client, each in a fresh process; peak RSS is `process.resourceUsage().maxRSS`, so it " +
   "includes the runtime and the modules the client loads, and nothing else: the workers are the bench's " +
   "compiled JavaScript (`tsc -b` into `build/`), run on every runtime with no TypeScript loader.",
+  `- **Walking ${count(r)} tax records into Postgres**: the same walk written into a real PostgreSQL by ` +
+  "`@bitget-effect/sql`, as a user runs a sync: `Pipelines.taxRecords({ account, startTime, endTime })` over " +
+  "`BitgetNode.layer(...)` (the options above) and `BitgetSql.layer(...)`, each page's 500 rows upserted with the " +
+  "stream's checkpoint in one transaction. The bench starts a server of its own for the run (`initdb` into a " +
+  "temporary directory, on 127.0.0.1, `fsync` off, as `@bitget-effect/sql`'s tests start it; it shares the " +
+  "machine's CPUs with the walk) and an empty database on it; the client, the pool and the migration are built " +
+  "before the clock starts. Records/s counts the rows `count(*)` finds in the table afterwards, which must equal " +
+  "the records walked; peak RSS is the Node process's, not the server's. The walk without a database is " +
+  "`BitgetNode`'s walk above. Without PostgreSQL installed (`/usr/lib/postgresql/*/bin`) the row reads skipped and " +
+  "the run goes on.",
   "- **Cold import**: a fresh `node --input-type=module -e` process per run importing the packages as a " +
   "user would, resolved to their built `dist/esm`: for `BitgetNode`, `@bitget-effect/core` and " +
   "`@bitget-effect/platform-node`; for `BitgetFetch`, `@bitget-effect/core` alone. Process wall time is spawn " +
@@ -93,7 +103,8 @@ export const overheadSection = (r: Results, elapsedSeconds: number): string =>
         "`node:crypto`; `BitgetFetch`: `fetch` and WebCrypto, also on Bun and Deno), next to the two clients " +
         "people use today, [ccxt](https://github.com/ccxt/ccxt) and " +
         "[bitget-api](https://github.com/tiagosiebler/bitget-api). The floor is raw undici plus `JSON.parse` on " +
-        "Node: no client on Node goes below it against the same server."
+        "Node: no client on Node goes below it against the same server. Beside the tax-record walk, the same walk " +
+        "synced into Postgres by `@bitget-effect/sql`: what a database adds to it."
     ),
     "",
     `Run on ${r.machine.date}, against core and platform-node at ${r.machine.commit}.`,
@@ -125,8 +136,9 @@ export const overheadSection = (r: Results, elapsedSeconds: number): string =>
     "",
     wrap(
       "The benchmark lives in `packages/bench/src/overhead/` (`main.ts` drives it). Both sizes run the Bun and " +
-        "Deno columns when `npx -y bun@1` and `npx -y deno@2` can fetch them (the first run downloads them). " +
-        "Quiet the machine first: the figures are wall times."
+        "Deno columns when `npx -y bun@1` and `npx -y deno@2` can fetch them (the first run downloads them), and " +
+        "the Postgres row when PostgreSQL is installed (`apt-get install -y postgresql`; the bench starts and stops " +
+        "its own server). Quiet the machine first: the figures are wall times."
     ),
     "",
     sectionEnd

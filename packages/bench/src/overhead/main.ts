@@ -2,8 +2,11 @@
  * The per-call overhead benchmark: bitget-effect (on `BitgetNode`, and on
  * `BitgetFetch` under Node, Bun and Deno) against raw undici (the floor), ccxt
  * and bitget-api, each in its own process, against a static responder in
- * another. Prints ratio and absolute tables; at full size also
- * rewrites the overhead section of docs/benchmarks.md. Figures are never asserted: only a crash fails.
+ * another; and the tax-record walk synced into a Postgres the bench starts
+ * and stops (skipped, saying why, without PostgreSQL). Prints ratio and
+ * absolute tables; at full size also rewrites the overhead section of
+ * docs/benchmarks.md. Figures are never asserted: only a crash (or a count
+ * that is off) fails.
  *
  *   pnpm bench                      (full size, about 2 to 4 minutes)
  *   BENCH_SIZE=tiny pnpm bench      (CI smoke, well under a minute)
@@ -15,7 +18,7 @@ import { coldImports, importCases } from "./coldImport.js"
 import { overheadSection, spliceSection } from "./docs.js"
 import { spawn } from "./ipc.js"
 import { describeMachine, machine } from "./machine.js"
-import { measureCalls, measureDecode, measureWalks } from "./measure.js"
+import { measureCalls, measureDecode, measureSync, measureWalks } from "./measure.js"
 import { repositoryRoot } from "./paths.js"
 import { size } from "./plan.js"
 import type { Results } from "./report.js"
@@ -39,10 +42,11 @@ const main = async () => {
     const calls = await measureCalls(baseUrl, at, available)
     const decode = await measureDecode(at)
     const walks = await measureWalks(baseUrl, at, available)
+    const sync = await measureSync(baseUrl, at)
     process.stderr.write("cold imports\n")
     const runs = await coldImports(at.importRuns)
     const imports = importCases.map((importCase, index) => ({ importCase, runs: runs[index] ?? [] }))
-    const results: Results = { size: at, machine: machine(), runtimes: available, calls, decode, walks, imports }
+    const results: Results = { size: at, machine: machine(), runtimes: available, calls, decode, walks, sync, imports }
     const elapsed = (performance.now() - started) / 1000
     console.log([
       `bitget-effect overhead benchmark, ${at.name} size`,

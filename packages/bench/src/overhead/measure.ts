@@ -1,15 +1,18 @@
 /**
  * Driving the measurements: the per-call rows over client workers (round by
- * round, clients interleaved), the decode worker, and one fresh process per
- * client for the tax-record walk. A client whose runtime is missing is left
- * out: its figures are `undefined`.
+ * round, clients interleaved), the decode worker, one fresh process per
+ * client for the tax-record walk, and one for the same walk synced into a
+ * Postgres of the bench's own. A client whose runtime is missing is left
+ * out: its figures are `undefined`; without PostgreSQL the sync is skipped.
  */
+import * as PostgresServer from "@bitget-effect/postgres-server"
+import { Effect } from "effect"
 import type { DecodeFigures } from "./decode.js"
 import type { Child, Launcher } from "./ipc.js"
 import { spawn } from "./ipc.js"
 import type { ClientName, PlannedClient, Row, Size } from "./plan.js"
 import { callsOf, clients, rows } from "./plan.js"
-import type { Command, Reply } from "./protocol.js"
+import type { Command, Reply, SyncCommand, SyncReply } from "./protocol.js"
 import type { Availability } from "./runtimes.js"
 import { launcherOf } from "./runtimes.js"
 import type { Summary } from "./stats.js"
@@ -151,4 +154,70 @@ export const measureWalks = async (
     }
   }
   return results
+}
+
+/** The sync into Postgres: its figures and the server's version, or why it did not run. */
+export type SyncFigures =
+  | {
+    readonly _tag: "Synced"
+    readonly sync: Extract<SyncReply, { kind: "synced" }>
+    /** `PostgreSQL 16.9`, say. */
+    readonly server: string
+  }
+  | { readonly _tag: "Skipped"; readonly reason: string }
+
+/** The database the sync writes into, created empty on the bench's own server. */
+const databaseName = "bitget_bench"
+
+/** Runs the sync worker once against `database`; a failure or an unexpected answer throws. */
+const syncInWorker = async (baseUrl: string, database: SyncCommand["database"]) => {
+  const worker = spawn<SyncCommand, SyncReply>("./sync.js", [baseUrl])
+  try {
+    const ready = await worker.next()
+    if (ready.kind !== "ready") throw new Error(`the sync worker did not start: ${JSON.stringify(ready)}`)
+    const reply = await worker.ask({ kind: "sync", database })
+    if (reply.kind !== "synced") throw new Error(`sync into Postgres failed: ${JSON.stringify(reply)}`)
+    return reply
+  } finally {
+    await worker.close()
+  }
+}
+
+/** `postgres (PostgreSQL) 16.9 (Debian 16.9-1)` as `PostgreSQL 16.9`. */
+const serverName = (version: string | undefined): string => {
+  const number = /\(PostgreSQL\) ([\d.]+)/.exec(version ?? "")?.[1]
+  return number === undefined ? "PostgreSQL" : `PostgreSQL ${number}`
+}
+
+/**
+ * Syncs the whole tax ledger into Postgres in a fresh process: a server of the
+ * bench's own (a fresh cluster, started here and stopped after) and an empty
+ * database on it. Checks that the pipeline added, and the table holds, exactly
+ * the records of the ledger. Without PostgreSQL installed it is skipped,
+ * saying why.
+ */
+export const measureSync = async (baseUrl: string, size: Size): Promise<SyncFigures> => {
+  const records = size.streamRecords
+  if (!PostgresServer.available) {
+    progress(`sync into Postgres: skipped, ${PostgresServer.notInstalled}`)
+    return { _tag: "Skipped", reason: PostgresServer.notInstalled }
+  }
+  const server = serverName(PostgresServer.version())
+  progress(`sync into Postgres (${records.toLocaleString("en-US")} records): starting ${server}`)
+  const sync = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const running = yield* PostgresServer.server
+    yield* PostgresServer.createDatabase(running, databaseName)
+    progress(`sync into Postgres: server ready on port ${running.port} in ${running.startMillis} ms; syncing`)
+    const { host, password, port, username } = running
+    return yield* Effect.tryPromise({
+      try: () => syncInWorker(baseUrl, { host, port, username, password, database: databaseName }),
+      catch: (error) => error instanceof Error ? error : new Error(String(error))
+    })
+  })))
+  if (sync.added !== records || sync.rows !== records) {
+    throw new Error(
+      `sync into Postgres: the pipeline added ${sync.added} rows and the table holds ${sync.rows}, not ${records}`
+    )
+  }
+  return { _tag: "Synced", sync, server }
 }

@@ -1,12 +1,12 @@
 /**
  * The benchmark's tables: ratios to the floor first, then the absolute
- * figures, for the per-call rows, decoding alone, the tax-record walk and
- * cold imports.
+ * figures, for the per-call rows, decoding alone, the tax-record walk (and,
+ * beside it, the same walk synced into Postgres) and cold imports.
  */
 import type { ImportCase, ImportRun } from "./coldImport.js"
 import { kilobytes, megabytes, micros, perSecond, ratio, spread } from "./format.js"
 import type { Machine } from "./machine.js"
-import type { CallFigures, DecodeSummary, WalkFigures } from "./measure.js"
+import type { CallFigures, DecodeSummary, SyncFigures, WalkFigures } from "./measure.js"
 import type { Size } from "./plan.js"
 import { clients } from "./plan.js"
 import type { Availability } from "./runtimes.js"
@@ -22,6 +22,7 @@ export interface Results {
   readonly calls: ReadonlyArray<CallFigures>
   readonly decode: ReadonlyArray<DecodeSummary>
   readonly walks: ReadonlyArray<WalkFigures>
+  readonly sync: SyncFigures
   readonly imports: ReadonlyArray<{ readonly importCase: ImportCase; readonly runs: ReadonlyArray<ImportRun> }>
 }
 
@@ -93,6 +94,43 @@ const walkAbsolute = (r: Results): Table => ({
   })
 })
 
+/** The client the sync runs on, whose walk it is compared with. */
+const syncClient = "BitgetNode"
+
+const syncAbsolute = (r: Results): Table => {
+  const walk = walkOf(r, syncClient)
+  const none = ["—", "—", "—", "—", "—", "—"]
+  const figures = (rate: number, seconds: number, rssBefore: number, peakRss: number) => [
+    perSecond(rate),
+    micros(seconds * 1e6),
+    megabytes(rssBefore),
+    megabytes(peakRss),
+    ratio(seconds, walk?.seconds),
+    ratio(peakRss, walk?.peakRss)
+  ]
+  const { sync } = r
+  return {
+    title: `Walking ${records(r.size)} tax records into ${sync._tag === "Synced" ? sync.server : "Postgres"}: ` +
+      `@bitget-effect/sql's \`Pipelines.taxRecords\` on ${syncClient} against the same walk without a database, ` +
+      "each in a fresh process",
+    headers: ["run", "records/s", "wall time", "RSS before", "peak RSS", "time vs. walk", "peak RSS vs. walk"],
+    rows: [
+      [
+        "walk, no database",
+        ...(walk === undefined
+          ? none
+          : figures(walk.records / walk.seconds, walk.seconds, walk.rssBefore, walk.peakRss))
+      ],
+      sync._tag === "Skipped"
+        ? [`into Postgres: skipped, ${sync.reason}`, ...none]
+        : [
+          "into Postgres",
+          ...figures(sync.sync.rows / sync.sync.seconds, sync.sync.seconds, sync.sync.rssBefore, sync.sync.peakRss)
+        ]
+    ]
+  }
+}
+
 const importSummaries = (r: Results) =>
   r.imports.map(({ importCase, runs }) => ({
     label: importCase.label,
@@ -134,6 +172,7 @@ export const absoluteTables = (r: Results): ReadonlyArray<Table> => [
   callAbsolute(r),
   decodeAbsolute(r),
   walkAbsolute(r),
+  syncAbsolute(r),
   importAbsolute(r)
 ]
 

@@ -27,7 +27,7 @@ export const options = (baseUrl: string): BitgetConfig.BitgetOptionsInput => ({
 })
 
 /** The last day as the stream and page requests state it. */
-const window = () => {
+export const lastDay = (): { readonly startTime: DateTime.Utc; readonly endTime: DateTime.Utc } => {
   const { endTime, startTime } = taxWindow()
   return { startTime: DateTime.makeUnsafe(startTime), endTime: DateTime.makeUnsafe(endTime) }
 }
@@ -44,7 +44,7 @@ export const over = (layer: Layer.Layer<BitgetClient.BitgetClient>): Client => {
       symbolsOne: () => runtime.runPromise(Symbols.symbols({ symbol: Fixtures.oneSymbol })).then((a) => a.length),
       symbolsAll: () => runtime.runPromise(Symbols.symbols()).then((a) => a.length),
       taxPage: () =>
-        runtime.runPromise(TaxRecords.spotRecords({ ...window(), limit: Fixtures.taxPageSize })).then((a) => a.length),
+        runtime.runPromise(TaxRecords.spotRecords({ ...lastDay(), limit: Fixtures.taxPageSize })).then((a) => a.length),
       futuresPage: () =>
         runtime.runPromise(
           FuturesHistory.ordersHistory({ productType: Fixtures.productType, limit: Fixtures.futuresPageSize })
@@ -54,7 +54,7 @@ export const over = (layer: Layer.Layer<BitgetClient.BitgetClient>): Client => {
           result.allCancelled ? result.succeeded.length : -1
         )
     },
-    walkTaxRecords: () => runtime.runPromise(Stream.runCount(TaxRecords.stream(window()))),
+    walkTaxRecords: () => runtime.runPromise(Stream.runCount(TaxRecords.stream(lastDay()))),
     close: () => runtime.dispose()
   }
 }

@@ -1,10 +1,10 @@
 /**
- * A real PostgreSQL server for the tests: `initdb` into a fresh temporary
- * directory, `postgres` on 127.0.0.1 and a free port with a password for the
- * test role (SCRAM), stopped and its directory removed when the scope closes.
- * As root it runs as the `postgres` user the Debian package creates (the
- * server refuses root). Without PostgreSQL installed it fails saying how to
- * install it (`.ci/run` does).
+ * A real PostgreSQL server for @bitget-effect/sql's tests and the benchmark:
+ * `initdb` into a fresh temporary directory, `postgres` on 127.0.0.1 and a
+ * free port with a password for the test role (SCRAM), stopped and its
+ * directory removed when the scope closes. As root it runs as the `postgres`
+ * user the Debian package creates (the server refuses root). Without
+ * PostgreSQL installed it fails saying how to install it (`.ci/run` does).
  */
 import type { Scope } from "effect"
 import { Effect } from "effect"
@@ -34,6 +34,15 @@ export const binDir: string | undefined = (() => {
 
 /** Whether the tests can start a server; CI installs PostgreSQL (`.ci/run`), so there they always run. */
 export const available = binDir !== undefined
+
+/** Why no server can start when `available` is false, and how to fix it. */
+export const notInstalled = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin): apt-get install -y postgresql"
+
+/** The installed server's version as it states it (`postgres (PostgreSQL) 16.9 (...)`), if installed. */
+export const version = (): string | undefined =>
+  binDir === undefined
+    ? undefined
+    : execFileSync(join(binDir, "postgres"), ["--version"], { encoding: "utf8", stdio: "pipe" }).trim()
 
 const freePort = Effect.callback<number>((resume) => {
   const server = createServer()
@@ -107,9 +116,7 @@ const stopServer = (child: ReturnType<typeof spawn>) =>
  */
 export const server: Effect.Effect<Server, Error, Scope.Scope> = Effect.gen(function*() {
   if (binDir === undefined) {
-    return yield* Effect.fail(
-      new Error("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin): apt-get install -y postgresql")
-    )
+    return yield* Effect.fail(new Error(notInstalled))
   }
   const started = Date.now()
   const ids = runAs()
@@ -141,3 +148,17 @@ export const server: Effect.Effect<Server, Error, Scope.Scope> = Effect.gen(func
   yield* Effect.acquireRelease(startServer(dir, port, ids), stopServer)
   return { host: "127.0.0.1", port, username: "bitget", password, startMillis: Date.now() - started }
 })
+
+/** Creates the empty database `name` on `server`, owned by its superuser (PostgreSQL's `createdb`). */
+export const createDatabase = (server: Server, name: string): Effect.Effect<void, Error> =>
+  Effect.try({
+    try: () => {
+      if (binDir === undefined) throw new Error(notInstalled)
+      execFileSync(
+        join(binDir, "createdb"),
+        ["--host", server.host, "--port", String(server.port), "--username", server.username, name],
+        { stdio: "pipe", env: { ...process.env, PGPASSWORD: server.password } }
+      )
+    },
+    catch: (error) => new Error(`createdb ${name} failed: ${String(error)}`)
+  })
