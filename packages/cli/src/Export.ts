@@ -22,6 +22,7 @@ import * as Option from "effect/Option"
 import type * as PlatformError from "effect/PlatformError"
 import * as References from "effect/References"
 import * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
 import * as Checkpoint from "./internal/checkpoint.js"
 import * as Client from "./internal/client.js"
 import * as ExportKind from "./internal/exportKind.js"
@@ -196,7 +197,7 @@ export const run = (
   plan: Plan
 ): Effect.Effect<
   void,
-  BitgetError | Config.ConfigError | PlatformError.PlatformError | StdoutClosed | UsageError,
+  BitgetError | Config.ConfigError | PlatformError.PlatformError | Schema.SchemaError | StdoutClosed | UsageError,
   FileSystem.FileSystem
 > =>
   Effect.gen(function*() {
@@ -219,9 +220,10 @@ export const run = (
       kind,
       format: plan.format,
       walk: {
-        start: Option.match(resumed, { onNone: () => plan.from, onSome: (c) => c.resumeFrom }),
+        start: plan.from,
         end: Option.getOrElse(plan.to, () => Option.match(resumed, { onNone: () => now, onSome: (c) => c.to })),
-        productType: plan.productType ?? ExportKind.defaultProductType
+        productType: plan.productType ?? ExportKind.defaultProductType,
+        resume: Option.getOrUndefined(Option.flatMapNullishOr(resumed, (c) => c.stream))
       },
       records: Option.match(resumed, { onNone: () => 0, onSome: (c) => c.records }),
       quiet: plan.quiet

@@ -30,15 +30,15 @@ describe("bitget (in process)", () => {
         writeFileSync(
           `${other}.checkpoint.json`,
           JSON.stringify({
-            version: 1,
+            version: 2,
             kind: "p2p-orders",
             productType: null,
             format: "csv",
             from: "2025-01-01T00:00:00.000Z",
             to: "2025-01-31T23:59:59.999Z",
-            resumeFrom: "2025-01-01T00:00:00.000Z",
             bytes: 3,
-            records: 0
+            records: 0,
+            stream: null
           })
         )
         writeFileSync(join(dir, "broken.csv.checkpoint.json"), "{")

@@ -40,21 +40,22 @@ const filesOf = (out: string) => ({
 /** No file at all. */
 const none = { out: undefined, part: undefined, checkpoint: undefined }
 
-/** An earlier export's `.part` and checkpoint at `out`, as an interrupted run leaves them. */
-const earlierExport = (out: string, from: number, to: number) => {
-  writeFileSync(`${out}.part`, "id,coin,spotTaxType,amount,fee,balance,ts,bizOrderId\n")
+/** An earlier export's `.part` and checkpoint at `out`, as an interrupted run leaves them (keeping `kept` lines). */
+const earlierExport = (out: string, from: number, to: number, kept = "") => {
+  const header = "id,coin,spotTaxType,amount,fee,balance,ts,bizOrderId\n"
+  writeFileSync(`${out}.part`, header + kept)
   writeFileSync(
     `${out}.checkpoint.json`,
     JSON.stringify({
-      version: 1,
+      version: 2,
       kind: "tax-records",
       productType: null,
       format: "csv",
       from: iso(from),
       to: iso(to),
-      resumeFrom: iso(from + 30 * DAY),
-      bytes: 53,
-      records: 0
+      bytes: Buffer.byteLength(header + kept),
+      records: kept.split("\n").length - 1,
+      stream: null
     })
   )
 }
@@ -180,7 +181,7 @@ describe("bitget export --out: failures", () => {
       }).pipe(Effect.ensuring(sandbox.clearFaults()))
 
     it.effect(
-      "a network failure after a window: the checkpoint is kept, --resume is offered and ends with every record once",
+      "a network failure after some pages: the checkpoint is kept, --resume is offered and ends with every record once",
       () =>
         Effect.gen(function*() {
           const sandbox = yield* Sandbox.Sandbox
@@ -219,7 +220,7 @@ describe("bitget export --out: failures", () => {
     )
 
     it.effect(
-      "a permission failure after a window: the checkpoint is kept, --resume is not offered",
+      "a permission failure after some pages: the checkpoint is kept, --resume is not offered",
       () =>
         Effect.gen(function*() {
           const sandbox = yield* Sandbox.Sandbox
@@ -237,7 +238,7 @@ describe("bitget export --out: failures", () => {
     )
 
     it.effect(
-      "a failure after some records but before a window is complete: nothing kept, no --resume",
+      "a failure mid-window: the checkpoint keeps whole pages, exactly the records in its bytes, none twice",
       () =>
         Effect.gen(function*() {
           const sandbox = yield* Sandbox.Sandbox
@@ -245,12 +246,27 @@ describe("bitget export --out: failures", () => {
           const out = join(dir, "tax.csv")
           const ran = yield* failingMidway(sandbox, out, () => existsSync(`${out}.part`), Fault.connectionReset)
           assert.strictEqual(ran.code, 1, ran.stderr)
-          assert.match(
-            ran.stderr,
-            /^tax-records: stopped after [\d,]+ records, before a time window was complete: nothing is kept$/m
+          assert.include(ran.stderr, "--resume")
+          const checkpoint = JSON.parse(readFileSync(`${out}.checkpoint.json`, "utf8")) as {
+            readonly bytes: number
+            readonly records: number
+            readonly stream: { readonly next: unknown } | null
+          }
+          assert.isAbove(checkpoint.records, 0)
+          assert.isNotNull(checkpoint.stream)
+          assert.isNotNull(checkpoint.stream!.next, "the walk is not done")
+          const [header, ...rows] = readCsv(readFileSync(`${out}.part`).subarray(0, checkpoint.bytes).toString("utf8"))
+          assert.strictEqual(header![0], "id")
+          assert.strictEqual(rows.length, checkpoint.records, "the bytes hold exactly the records counted")
+          const ids = rows.map((row) => row[0]!)
+          assert.strictEqual(new Set(ids).size, ids.length, "none twice")
+          const expected = new Set(
+            Dataset.make(sandbox).taxRecords(sandbox.credentials.hmac.apiKey, {
+              start: sandbox.anchor - 90 * DAY,
+              end: sandbox.anchor
+            }).map((record) => record.id)
           )
-          assert.notInclude(ran.stderr, "--resume")
-          assert.deepStrictEqual(filesOf(out), none, "no file")
+          assert.isTrue(ids.every((id) => expected.has(id)), "every record kept is one of the range")
         }).pipe(Effect.scoped),
       30_000
     )
@@ -319,7 +335,8 @@ describe("bitget export --out: failures", () => {
             finished
           )
           // an interrupted export beside it: --resume continues that one
-          earlierExport(out, sandbox.anchor - 90 * DAY, sandbox.anchor)
+          const kept = "kept-by-the-earlier-run,USDT,Buy,1,0,1,2025-01-01T00:00:00.000Z,\n"
+          earlierExport(out, sandbox.anchor - 90 * DAY, sandbox.anchor, kept)
           const interrupted = filesOf(out)
           yield* refused(
             yield* twoDays(),
@@ -331,6 +348,7 @@ describe("bitget export --out: failures", () => {
           assert.strictEqual(resumed.code, 0, resumed.stderr)
           const after = filesOf(out)
           assert.notStrictEqual(after.out, finished.out, "replaced by the export resumed")
+          assert.isTrue(after.out?.startsWith(interrupted.part!), "which goes on from the earlier run's part")
           assert.deepStrictEqual({ ...after, out: undefined }, none, "no .part, no checkpoint")
 
           const forced = yield* twoDays("--force")

@@ -6,6 +6,7 @@
  * refused. A file system that cannot say whether a file exists counts it as
  * missing.
  */
+import * as Resumable from "@bitget-effect/core/Resumable"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Exit, FileSystem, Option, PlatformError } from "effect"
@@ -17,18 +18,29 @@ const from = DateTime.makeUnsafe("2025-01-01T00:00:00.000Z")
 const to = DateTime.makeUnsafe("2025-03-31T23:59:59.999Z")
 const midway = DateTime.makeUnsafe("2025-02-01T00:00:00.000Z")
 
+/** The tax stream's checkpoint after a page of the second 30-day window. */
+const stream = new Resumable.Checkpoint({
+  version: 1,
+  stream: "GET /api/v2/tax/spot-record",
+  start: from,
+  end: to,
+  spanMillis: 30 * 86_400_000,
+  order: "oldestFirst",
+  next: new Resumable.Position({ window: 1, windowEnd: midway, cursor: "1203", seen: ["1204", "1203"] })
+})
+
 /** A checkpoint of a tax export to CSV, with `overrides`. */
 const checkpointOf = (overrides: Partial<ConstructorParameters<typeof Checkpoint.Checkpoint>[0]> = {}) =>
   new Checkpoint.Checkpoint({
-    version: 1,
+    version: 2,
     kind: "tax-records",
     productType: null,
     format: "csv",
     from,
     to,
-    resumeFrom: midway,
     bytes: 53,
     records: 120,
+    stream,
     ...overrides
   })
 
@@ -82,14 +94,16 @@ describe("Checkpoint", () => {
   })
 
   it("prints as a Checkpoint, with its fields", () => {
-    assert.match(String(checkpointOf()), /^Checkpoint\(\{"version":1,"kind":"tax-records",.*"records":120\}\)$/)
+    assert.match(
+      String(checkpointOf()),
+      /^Checkpoint\(\{"version":2,"kind":"tax-records",.*"records":120,"stream":.*"cursor":"1203".*\}\)$/
+    )
   })
 
-  it("holds no progress only with no record and the rest starting at the range's start", () => {
-    assert.isTrue(Checkpoint.isEmpty(checkpointOf({ records: 0, resumeFrom: from })))
-    assert.isFalse(Checkpoint.isEmpty(checkpointOf({ records: 0, resumeFrom: midway })), "a window with no record")
-    assert.isFalse(Checkpoint.isEmpty(checkpointOf({ records: 3, resumeFrom: from })), "records")
-    assert.isFalse(Checkpoint.isEmpty(checkpointOf({ records: 3, resumeFrom: midway })))
+  it("holds no progress only before the first page", () => {
+    assert.isTrue(Checkpoint.isEmpty(checkpointOf({ records: 0, stream: null })))
+    assert.isFalse(Checkpoint.isEmpty(checkpointOf({ records: 0 })), "a page with no record")
+    assert.isFalse(Checkpoint.isEmpty(checkpointOf({ records: 3 })))
   })
 
   it.effect("writes readable JSON, ending with a newline, that reads back as the checkpoint; no temporary file stays", () =>
@@ -102,15 +116,31 @@ describe("Checkpoint", () => {
         yield* fs.readFileString(paths.checkpoint),
         [
           "{",
-          "  \"version\": 1,",
+          "  \"version\": 2,",
           "  \"kind\": \"futures-orders\",",
           "  \"productType\": \"COIN-FUTURES\",",
           "  \"format\": \"ndjson\",",
           "  \"from\": \"2025-01-01T00:00:00.000Z\",",
           "  \"to\": \"2025-03-31T23:59:59.999Z\",",
-          "  \"resumeFrom\": \"2025-02-01T00:00:00.000Z\",",
           "  \"bytes\": 53,",
-          "  \"records\": 120",
+          "  \"records\": 120,",
+          "  \"stream\": {",
+          "    \"version\": 1,",
+          "    \"stream\": \"GET /api/v2/tax/spot-record\",",
+          "    \"start\": \"2025-01-01T00:00:00.000Z\",",
+          "    \"end\": \"2025-03-31T23:59:59.999Z\",",
+          "    \"spanMillis\": 2592000000,",
+          "    \"order\": \"oldestFirst\",",
+          "    \"next\": {",
+          "      \"window\": 1,",
+          "      \"windowEnd\": \"2025-02-01T00:00:00.000Z\",",
+          "      \"cursor\": \"1203\",",
+          "      \"seen\": [",
+          "        \"1204\",",
+          "        \"1203\"",
+          "      ]",
+          "    }",
+          "  }",
           "}",
           ""
         ].join("\n")
@@ -129,7 +159,8 @@ describe("Checkpoint", () => {
       const fs = yield* FileSystem.FileSystem
       const { dir, paths } = yield* exportDir
       assert.isTrue(Option.isNone(yield* Checkpoint.read(paths.checkpoint)))
-      for (const text of ["{", JSON.stringify({ ...JSON.parse(JSON.stringify(checkpointOf())), version: 2 })]) {
+      const json = JSON.parse(JSON.stringify(checkpointOf()))
+      for (const text of ["{", JSON.stringify({ ...json, version: 3 }), JSON.stringify({ ...json, stream: {} })]) {
         yield* fs.writeFileString(paths.checkpoint, text)
         assert.strictEqual(
           yield* problemOf(Checkpoint.read(paths.checkpoint)),
@@ -137,6 +168,16 @@ describe("Checkpoint", () => {
           text
         )
       }
+      // an export of 0.2 resumed from a time
+      yield* fs.writeFileString(
+        paths.checkpoint,
+        JSON.stringify({ ...json, version: 1, stream: undefined, resumeFrom: DateTime.formatIso(midway) })
+      )
+      assert.strictEqual(
+        yield* problemOf(Checkpoint.read(paths.checkpoint)),
+        `cannot read the checkpoint ${paths.checkpoint} (written by bitget 0.2, which resumed from a time; finish ` +
+          "it with @bitget-effect/cli@0.2): delete it to start over"
+      )
       // there, but not a file that can be read
       const directory = join(dir, "directory.checkpoint.json")
       yield* fs.makeDirectory(directory)

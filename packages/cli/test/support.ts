@@ -218,10 +218,12 @@ export const rowsOf = (format: "csv" | "ndjson", text: string, columns: Readonly
   }
   const lines = text.split("\n")
   assert.strictEqual(lines.pop(), "", "the output ends with a line break")
+  const fields = [...new Set(columns.map((name) => name.split(".")[0]!))]
   return lines.map((line) => {
     const row = JSON.parse(line) as Row
-    assert.deepStrictEqual(Object.keys(row), [...columns], "every NDJSON object has the documented columns, in order")
-    return row
+    assert.deepStrictEqual(Object.keys(row), fields, "every NDJSON object has the documented fields, in order")
+    // a nested object's fields as the dotted columns of CSV (`null` when the object is)
+    return Object.fromEntries(columns.map((name) => [name, wireValue(row, name) ?? null]))
   })
 }
 
@@ -232,7 +234,8 @@ const fixedPoint = /^-?\d+(\.\d+)?$/
 
 /**
  * Compares an exported cell with the wire value the sandbox serves: `""` as
- * an empty cell or `null`, decimals equal and in fixed point, times as ISO
+ * an empty cell or `null`, decimals in fixed point (with the wire's digits
+ * when it sent fixed point, else equal in value), times as ISO
  * 8601 UTC, enums ignoring case (the library reads some case-insensitively),
  * lists as JSON.
  */
@@ -257,6 +260,8 @@ export const assertCell = (
       return assert.strictEqual(exported, new Date(Number(wire)).toISOString(), where)
     case "decimal":
       assert.match(String(exported), fixedPoint, `${where}: fixed point`)
+      // the digits the exchange sent, trailing zeros included
+      if (typeof wire === "string" && fixedPoint.test(wire)) return assert.strictEqual(exported, wire, where)
       return assert.isTrue(
         BigDecimal.equals(BigDecimal.fromStringUnsafe(String(exported)), BigDecimal.fromStringUnsafe(String(wire))),
         `${where}: ${String(exported)} = ${String(wire)}`

@@ -22,6 +22,7 @@
  * @since 0.3.0
  */
 import * as Effect from "effect/Effect"
+import type * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { decoder } from "./internal/decoder.js"
 import { encoder } from "./internal/encoder.js"
@@ -105,9 +106,40 @@ export const codec = <A, I>(schema: Schema.Codec<A, I>): Schema.Codec<A, Schema.
 export const encode = <A, I>(
   schema: Schema.Codec<A, I>
 ): (value: A) => Effect.Effect<Schema.Json, Schema.SchemaError> => {
-  const parse = encoder(codec(schema))
+  const parse = encodeResult(schema)
   return (value) => Effect.fromResult(parse(value))
 }
+
+/**
+ * `encode` without an Effect: the JSON, or the `SchemaError`, as a `Result`
+ * (for a loop over many records, such as a file writer).
+ *
+ * @example
+ * ```ts
+ * import { Json, TaxRecords } from "@bitget-effect/core"
+ * import { Result, Schema } from "effect"
+ *
+ * const record = Schema.decodeUnknownSync(TaxRecords.SpotTaxRecord)({
+ *   id: "1203",
+ *   coin: "USDT",
+ *   spotTaxType: "Buy",
+ *   amount: "-0.20947777",
+ *   fee: "0.10",
+ *   balance: "25000.00000000",
+ *   ts: "1767323045678",
+ *   bizOrderId: ""
+ * })
+ * const line = Result.map(Json.encodeResult(TaxRecords.SpotTaxRecord)(record), (json) => JSON.stringify(json))
+ * assert.ok(Result.isSuccess(line))
+ * assert.match(line.success, /"balance":"25000.00000000","ts":"2026-01-02T03:04:05.678Z","bizOrderId":null/)
+ * ```
+ *
+ * @since 0.3.0
+ * @category formatting
+ */
+export const encodeResult = <A, I>(
+  schema: Schema.Codec<A, I>
+): (value: A) => Result.Result<Schema.Json, Schema.SchemaError> => encoder(codec(schema))
 
 /**
  * A record from its plain JSON (as `encode` writes it, or parsed from text),
@@ -136,6 +168,30 @@ export const encode = <A, I>(
  * @category constructors
  */
 export const decode = <A, I>(schema: Schema.Codec<A, I>): (json: unknown) => Effect.Effect<A, Schema.SchemaError> => {
-  const parse = decoder(codec(schema))
+  const parse = decodeResult(schema)
   return (json) => Effect.fromResult(parse(json))
 }
+
+/**
+ * `decode` without an Effect: the record, or the `SchemaError`, as a
+ * `Result` (for a loop over many lines, such as an NDJSON reader).
+ *
+ * @example
+ * ```ts
+ * import { Json, TaxRecords } from "@bitget-effect/core"
+ * import { Result } from "effect"
+ *
+ * const line = `{"id":"1203","coin":"USDT","spotTaxType":"Buy","amount":"-0.20947777","fee":"0.10",` +
+ *   `"balance":"25000","ts":"2026-01-02T03:04:05.678Z","bizOrderId":null}`
+ * const record = Json.decodeResult(TaxRecords.SpotTaxRecord)(JSON.parse(line))
+ * assert.ok(Result.isSuccess(record))
+ * assert.strictEqual(record.success.fee.scale, 2)
+ * assert.ok(Result.isFailure(Json.decodeResult(TaxRecords.SpotTaxRecord)({ id: "1203" })))
+ * ```
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const decodeResult = <A, I>(
+  schema: Schema.Codec<A, I>
+): (json: unknown) => Result.Result<A, Schema.SchemaError> => decoder(codec(schema))

@@ -158,11 +158,26 @@ const decimalOf = (input: string | number): BigDecimal.BigDecimal | string => {
 }
 
 /**
- * A decimal in fixed point with as many digits after the point as its scale,
- * trailing zeros included (`0.10` held with scale 2 stays `"0.10"`); a
- * negative scale (`1e3`) is written as the integer (`"1000"`).
+ * Formats a decimal in fixed point with as many digits after the point as its
+ * scale, trailing zeros included: a decoded amount is written with exactly
+ * the digits the exchange sent (`formatDecimal` drops trailing zeros). A
+ * negative scale (`1e3`) is written as the integer.
+ *
+ * @example
+ * ```ts
+ * import { Schemas } from "@bitget-effect/core"
+ * import { BigDecimal } from "effect"
+ *
+ * const balance = BigDecimal.fromStringUnsafe("25000.00000000")
+ * assert.strictEqual(Schemas.formatDecimalWithScale(balance), "25000.00000000")
+ * assert.strictEqual(Schemas.formatDecimal(balance), "25000")
+ * assert.strictEqual(Schemas.formatDecimalWithScale(BigDecimal.fromStringUnsafe("-1e3")), "-1000")
+ * ```
+ *
+ * @since 0.3.0
+ * @category schemas
  */
-const scaledDecimal = (value: BigDecimal.BigDecimal): string => {
+export const formatDecimalWithScale = (value: BigDecimal.BigDecimal): string => {
   if (value.scale <= 0) return formatDecimal(value)
   const negative = value.value < 0n
   const padded = (negative ? -value.value : value.value).toString().padStart(value.scale + 1, "0")
@@ -171,7 +186,7 @@ const scaledDecimal = (value: BigDecimal.BigDecimal): string => {
 }
 
 /**
- * The JSON form of a decoded decimal (see `Json`): `scaledDecimal` text,
+ * The JSON form of a decoded decimal (see `Json`): `formatDecimalWithScale`'s text,
  * read back with the scale it shows.
  */
 const decimalJson = () =>
@@ -183,7 +198,7 @@ const decimalJson = () =>
     encode: SchemaGetter.transformEffect((value: BigDecimal.BigDecimal) => {
       // the scale and length are checked before the text is built (it would be as long as they say)
       const fits = value.scale <= maxFixedPointLength && fixedPointLength(value) <= maxFixedPointLength
-      const text = fits ? scaledDecimal(value) : undefined
+      const text = fits ? formatDecimalWithScale(value) : undefined
       return text === undefined || text.length > maxFixedPointLength
         ? Effect.fail(invalid(value, `must have at most ${maxFixedPointLength} characters in fixed point`))
         : Effect.succeed(text)

@@ -19,9 +19,9 @@ import * as Stream from "effect/Stream"
  *
  * A report is made when a window starts (before its first request, when every
  * record of the earlier windows has been pulled by the consumer), after each
- * page, and once at the end. Windows are walked in the stream's `order`; with
- * `oldestFirst`, a report naming a new window means every record before that
- * window's `start` has been delivered, which is what a checkpoint needs.
+ * page, and once at the end. Windows are walked in the stream's `order`. A
+ * report is for people; to resume a stream, take it a page at a time
+ * (`pages`), each page with its `Resumable.Checkpoint`.
  *
  * @since 0.1.0
  * @category models

@@ -92,6 +92,48 @@ describe("formatDecimal", () => {
   )
 })
 
+describe("formatDecimalWithScale", () => {
+  it("writes as many digits after the point as the scale, trailing zeros included; a negative scale as the integer", () => {
+    for (
+      const [value, text] of [
+        [BigDecimal.make(0n, 0), "0"],
+        [BigDecimal.make(0n, 3), "0.000"],
+        [BigDecimal.make(0n, -3), "0"],
+        [BigDecimal.make(-7n, 0), "-7"],
+        [BigDecimal.make(5n, -3), "5000"],
+        [BigDecimal.make(-12n, -2), "-1200"],
+        [BigDecimal.make(10n, 2), "0.10"],
+        [BigDecimal.make(-10n, 2), "-0.10"],
+        [BigDecimal.make(1500n, 3), "1.500"],
+        [BigDecimal.make(-5n, 2), "-0.05"],
+        [BigDecimal.make(2_500_000_000_000n, 8), "25000.00000000"],
+        [BigDecimal.make(-12_345n, 5), "-0.12345"]
+      ] as const
+    ) {
+      assert.strictEqual(Schemas.formatDecimalWithScale(value), text, text)
+    }
+  })
+
+  it.prop(
+    "reads back as the same value with the same scale (a positive one), and drops only trailing zeros to formatDecimal",
+    [integer(-1e12, 1e12), integer(0, 30)],
+    ([unscaled, scale]) => {
+      const value = BigDecimal.make(BigInt(unscaled), scale)
+      const text = Schemas.formatDecimalWithScale(value)
+      const back = decoded(text)
+      assert.isObject(back, text)
+      assert.strictEqual((back as BigDecimal.BigDecimal).scale, scale, text)
+      assert.strictEqual((back as BigDecimal.BigDecimal).value, value.value, text)
+      assert.strictEqual(
+        text.includes(".") ? text.replace(/\.?0+$/, "") : text,
+        Schemas.formatDecimal(value),
+        text
+      )
+    },
+    { arbitrary: { seed: 20_261_127, runs: 200 } }
+  )
+})
+
 describe("fixedPointLength", () => {
   it("counts the sign, the digits, the point and the zeros an exponent stands for", () => {
     for (

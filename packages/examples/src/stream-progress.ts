@@ -14,7 +14,6 @@ const program = Effect.gen(function*() {
       Effect.log(
         `${progress.records} records, ${progress.pages} pages, ` +
           `${progress.windowsDone} of ${progress.windowsTotal} windows done` +
-          // oldest first: every record before the current window's start has been delivered (a checkpoint)
           Option.match(progress.window, {
             onNone: () => "",
             onSome: (window) => `, reading from ${DateTime.formatIso(window.start)}`

@@ -2,12 +2,15 @@
  * The checkpoint of an export to a file: `FILE.checkpoint.json` beside the
  * partial output `FILE.part`. It names the export (kind, product type,
  * format, range) and a point up to which the output is complete: the byte
- * length of `FILE.part` and the records in it at that point, and the time the
- * rest starts at. Written atomically (a temporary file renamed over it).
+ * length of `FILE.part`, the records in it, and the core stream's own
+ * checkpoint after the last of them (`Resumable`), from which the walk goes
+ * on neither repeating nor skipping a record. Written atomically (a
+ * temporary file renamed over it) after every page.
  *
  * @since 0.1.0
  */
 import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
+import * as Resumable from "@bitget-effect/core/Resumable"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
@@ -27,7 +30,7 @@ const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
  * @category models
  */
 export class Checkpoint extends Schema.Class<Checkpoint>("Checkpoint")({
-  version: Schema.Literal(1),
+  version: Schema.Literal(2),
   kind: Schema.Literals(ExportKind.kinds),
   /** The product type of a futures export; `null` for the others. */
   productType: Schema.NullOr(Schema.Literals(FuturesHistory.productTypes)),
@@ -35,25 +38,29 @@ export class Checkpoint extends Schema.Class<Checkpoint>("Checkpoint")({
   /** The range exported, both ends included (ISO 8601 in the file). */
   from: Schema.DateTimeUtcFromString,
   to: Schema.DateTimeUtcFromString,
-  /** Every record before this time is in the first `bytes` bytes of the partial file; none after it is. */
-  resumeFrom: Schema.DateTimeUtcFromString,
+  /** The partial file's first `bytes` bytes hold the header and `records` records, those before `stream`. */
   bytes: NonNegativeInt,
-  records: NonNegativeInt
+  records: NonNegativeInt,
+  /** The stream's checkpoint after the records kept; `null` before the first page. */
+  stream: Schema.NullOr(Resumable.Checkpoint)
 }) {}
 
 /**
- * `true` for a checkpoint that holds no progress: no record, and the rest
- * starts at the range's start (resuming from it is starting over).
+ * `true` for a checkpoint that holds no progress: no page walked (resuming
+ * from it is starting over).
  *
  * @since 0.2.0
  * @category predicates
  */
-export const isEmpty = (checkpoint: Checkpoint): boolean =>
-  checkpoint.records === 0 && !DateTime.isGreaterThan(checkpoint.resumeFrom, checkpoint.from)
+export const isEmpty = (checkpoint: Checkpoint): boolean => checkpoint.stream === null
 
 const CheckpointJson = Schema.fromJsonString(Checkpoint, { space: 2 })
 const decode = Schema.decodeUnknownResult(CheckpointJson)
 const encode = Schema.encodeSync(CheckpointJson)
+/** Reads an earlier version's checkpoint only to say so. */
+const decodeVersion1 = Schema.decodeUnknownResult(
+  Schema.fromJsonString(Schema.Struct({ version: Schema.Literal(1), resumeFrom: Schema.String }))
+)
 
 /**
  * The files of an export to `out`: the partial output and the checkpoint.
@@ -90,8 +97,12 @@ export const read = (path: string): Effect.Effect<Option.Option<Checkpoint>, Usa
     if (!(yield* Effect.orElseSucceed(fs.exists(path), () => false))) return Option.none()
     const text = yield* Effect.mapError(fs.readFileString(path), (error) => unreadable(error.message))
     const decoded = decode(text)
-    if (Result.isFailure(decoded)) return yield* unreadable("not a checkpoint of this version")
-    return Option.some(decoded.success)
+    if (Result.isSuccess(decoded)) return Option.some(decoded.success)
+    return yield* unreadable(
+      Result.isSuccess(decodeVersion1(text))
+        ? "written by bitget 0.2, which resumed from a time; finish it with @bitget-effect/cli@0.2"
+        : "not a checkpoint of this version"
+    )
   })
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The columns of each export: one table per record type, naming every
  * field of the decoded record exactly as the exchange (and the record's
- * class) names it, with how its value is written. `Format` turns a table
- * into CSV or NDJSON lines; nothing here knows about either.
+ * class) names it, with how its value is written as text. `Format` turns a
+ * table into CSV lines (NDJSON is written by core's `Json`, in the same forms).
  *
  * @since 0.1.0
  */
@@ -23,8 +23,8 @@ import * as Option from "effect/Option"
 export type Item = { readonly [name: string]: string | null }
 
 /**
- * One value as written: text, `null` for an absent value (an empty CSV cell,
- * JSON `null`), or a list of objects (JSON in either format).
+ * One value as written: text, `null` for an absent value (an empty CSV
+ * cell), or a list of objects (a CSV cell holding their JSON).
  *
  * @since 0.1.0
  * @category models
@@ -91,12 +91,13 @@ export type Fields<A> = {
 export const text = (value: string): string => value
 
 /**
- * An exact decimal in fixed point (`0.00000001`, never `1e-8`).
+ * An exact decimal in fixed point with the digits the exchange sent
+ * (`25000.00000000`, `0.00000001`, never `1e-8`), as `Json` writes it.
  *
  * @since 0.1.0
  * @category formatting
  */
-export const decimal: (value: BigDecimal.BigDecimal) => string = Schemas.formatDecimal
+export const decimal: (value: BigDecimal.BigDecimal) => string = Schemas.formatDecimalWithScale
 
 /**
  * A time in ISO 8601, UTC, with milliseconds (`2025-01-01T00:00:00.000Z`).

@@ -1,24 +1,24 @@
 /**
- * An export to a file: `FILE.part`, checkpointed, renamed to `FILE` when
- * complete. The files are opened at the first records (or at the end of an
- * export that has none): until then an earlier export's `FILE.part` and
- * checkpoint stay as they are, and a run that stops leaves nothing. One that
- * stops later keeps its checkpoint if it holds any progress, and removes both
- * files if it holds none.
+ * An export to a file: `FILE.part`, checkpointed after every page, renamed
+ * to `FILE` when complete. The files are opened at the first records (or at
+ * the end of an export that has none): until then an earlier export's
+ * `FILE.part` and checkpoint stay as they are, and a run that stops leaves
+ * nothing. One that stops later keeps its checkpoint if it holds any
+ * progress, and removes both files if it holds none.
  *
  * @since 0.2.0
  */
 import { isBitgetError } from "@bitget-effect/core/BitgetError"
+import type * as Resumable from "@bitget-effect/core/Resumable"
 import * as Retry from "@bitget-effect/core/Retry"
-import type * as StreamProgress from "@bitget-effect/core/StreamProgress"
 import * as Cause from "effect/Cause"
-import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import type * as PlatformError from "effect/PlatformError"
 import type * as Scope from "effect/Scope"
 import * as Checkpoint from "./checkpoint.js"
+import type * as ExportKind from "./exportKind.js"
 import * as Job from "./job.js"
 import * as Output from "./output.js"
 import * as ProgressView from "./progressView.js"
@@ -42,15 +42,13 @@ interface FileRun {
   readonly job: Job.Job
   readonly paths: Checkpoint.Paths
   readonly fs: FileSystem.FileSystem
-  /** A checkpoint of this export: complete up to `resumeFrom` (`bytes` long), with the records written so far. */
-  readonly at: (resumeFrom: DateTime.Utc, bytes: number) => Checkpoint.Checkpoint
+  /** A checkpoint of this export: `bytes` long, with the records written so far, after `stream`. */
+  readonly at: (stream: Resumable.Checkpoint | null, bytes: number) => Checkpoint.Checkpoint
   /** The file, once opened. */
   output: Output.FileOutput | undefined
   /** The latest point up to which the file is complete, and the one on disk. */
   latest: Checkpoint.Checkpoint | undefined
   saved: Checkpoint.Checkpoint | undefined
-  /** Time windows done, as the stream last reported. */
-  windowsDone: number
 }
 
 /** Writes the latest checkpoint, unless it is the one on disk. */
@@ -78,7 +76,7 @@ const open = (run: FileRun) =>
     if (run.saved !== undefined) return opened
     const replaced = yield* Effect.orElseSucceed(run.fs.exists(paths.checkpoint), () => false)
     yield* opened.write(job.kind.header(job.format))
-    run.latest = run.at(job.walk.start, opened.bytes())
+    run.latest = run.at(null, opened.bytes())
     yield* save(run)
     if (replaced) {
       job.view.print(
@@ -90,20 +88,11 @@ const open = (run: FileRun) =>
   })
 
 /**
- * Moves the checkpoint on. With windows walked oldest first, a report that
- * counts one more window done and names the next one means every record
- * before that window's start has been pulled, and so written: the file up to
- * here holds exactly those records.
+ * Moves the checkpoint on once a page is written: the file up to here holds
+ * exactly the records before the page's checkpoint.
  */
-const advance = (run: FileRun) => (progress: StreamProgress.StreamProgress): void => {
-  if (
-    run.output !== undefined && run.latest !== undefined && progress.windowsDone > run.windowsDone &&
-    Option.isSome(progress.window)
-  ) {
-    const resumeFrom = progress.window.value.start
-    if (DateTime.isGreaterThan(resumeFrom, run.latest.resumeFrom)) run.latest = run.at(resumeFrom, run.output.bytes())
-  }
-  run.windowsDone = Math.max(run.windowsDone, progress.windowsDone)
+const advance = (run: FileRun) => (batch: ExportKind.Batch): void => {
+  if (run.output !== undefined) run.latest = run.at(batch.checkpoint, run.output.bytes())
 }
 
 /**
@@ -129,7 +118,7 @@ const stopped = (run: FileRun, cause: Cause.Cause<unknown>) =>
     if (Checkpoint.isEmpty(saved)) {
       yield* Effect.ignore(run.fs.remove(paths.checkpoint))
       yield* Effect.ignore(run.fs.remove(paths.part))
-      return job.view.finish(`${stop}, before a time window was complete: nothing is kept`)
+      return job.view.finish(`${stop}, before the first page was written: nothing is kept`)
     }
     job.view.finish(
       `${stop}; ${paths.checkpoint} keeps the first ${ProgressView.count(saved.records)}` +
@@ -164,7 +153,7 @@ export const toFile = (job: Job.Job, target: Target) =>
     const fs = yield* FileSystem.FileSystem
     const { paths, resumed, wanted } = target
     const base = {
-      version: 1 as const,
+      version: 2 as const,
       kind: wanted.kind,
       productType: wanted.productType,
       format: wanted.format,
@@ -175,11 +164,10 @@ export const toFile = (job: Job.Job, target: Target) =>
       job,
       paths,
       fs,
-      at: (resumeFrom, bytes) => new Checkpoint.Checkpoint({ ...base, resumeFrom, bytes, records: job.state.records }),
+      at: (stream, bytes) => new Checkpoint.Checkpoint({ ...base, stream, bytes, records: job.state.records }),
       output: undefined,
       latest: Option.getOrUndefined(resumed),
-      saved: Option.getOrUndefined(resumed),
-      windowsDone: 0
+      saved: Option.getOrUndefined(resumed)
     }
     yield* Effect.scoped(writePart(run))
     yield* fs.rename(paths.part, paths.out)

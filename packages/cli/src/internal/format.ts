@@ -1,10 +1,14 @@
 /**
  * The output formats: CSV (a header line, then one line per record, quoted
- * per RFC 4180) and NDJSON (one JSON object per line), both written from a
- * column table (`Columns`), one string per batch of records.
+ * per RFC 4180, from a column table, `Columns`) and NDJSON (one JSON object
+ * per line: each record as core's `Json` writes it, which `Json.decode` reads
+ * back), one string per batch of records.
  *
  * @since 0.1.0
  */
+import * as Json from "@bitget-effect/core/Json"
+import * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
 import type * as Columns from "./columns.js"
 
 /**
@@ -42,8 +46,24 @@ export const fromFileName = (path: string | undefined): Format =>
 export interface LineWriter<A> {
   /** What the output starts with: the CSV header line, or nothing for NDJSON. */
   readonly header: string
-  /** The lines of a batch of records, each ending in `\n`. */
-  readonly lines: (records: Iterable<A>) => string
+  /**
+   * The lines of a batch of records, each ending in `\n`; a failure only for
+   * a record `Json` cannot write (a decimal of more than 4096 characters,
+   * which no decoded record holds).
+   */
+  readonly lines: (records: Iterable<A>) => Result.Result<string, Schema.SchemaError>
+}
+
+/**
+ * What a record type is written from: its columns (CSV) and its schema
+ * (NDJSON).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Source<A, I> {
+  readonly table: Columns.Table<A>
+  readonly schema: Schema.Codec<A, I>
 }
 
 /** Characters that make a CSV field need quotes. */
@@ -76,36 +96,32 @@ const csv = <A>(table: Columns.Table<A>): LineWriter<A> => {
         }
         out += line + "\n"
       }
-      return out
+      return Result.succeed(out)
     }
   }
 }
 
-const ndjson = <A>(table: Columns.Table<A>): LineWriter<A> => {
-  // `{"name":` and `,"name":`, computed once
-  const keys = table.map((column, i) => `${i === 0 ? "{" : ","}${JSON.stringify(column.name)}:`)
-  const cells = table.map((column) => column.cell)
+const ndjson = <A, I>(schema: Schema.Codec<A, I>): LineWriter<A> => {
+  const encode = Json.encodeResult(schema)
   return {
     header: "",
     lines: (records) => {
       let out = ""
       for (const record of records) {
-        let line = ""
-        for (let i = 0; i < cells.length; i++) {
-          line += keys[i] + JSON.stringify((cells[i] as Columns.Column<A>["cell"])(record))
-        }
-        out += (cells.length === 0 ? "{" : line) + "}\n"
+        const json = encode(record)
+        if (Result.isFailure(json)) return Result.fail(json.failure)
+        out += JSON.stringify(json.success) + "\n"
       }
-      return out
+      return Result.succeed(out)
     }
   }
 }
 
 /**
- * The line writer of a table in a format.
+ * The line writer of a record type in a format.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make = <A>(format: Format, table: Columns.Table<A>): LineWriter<A> =>
-  format === "csv" ? csv(table) : ndjson(table)
+export const make = <A, I>(format: Format, source: Source<A, I>): LineWriter<A> =>
+  format === "csv" ? csv(source.table) : ndjson(source.schema)

@@ -12,6 +12,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as PlatformError from "effect/PlatformError"
+import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as ExportKind from "./exportKind.js"
@@ -78,9 +79,9 @@ export const start = (options: {
   })
 
 /**
- * Writes the walk's batches to `output`, counting records in the job's
- * state; `onProgress` sees each report of the stream, `afterWrite` runs after
- * each batch.
+ * Writes the walk's batches to `output` (an empty page writes nothing),
+ * counting records in the job's state; `onWritten` sees each batch once it
+ * is written and counted, `afterWrite` runs after it.
  *
  * @since 0.2.0
  * @category operations
@@ -88,27 +89,27 @@ export const start = (options: {
 export const writeAll = <E>(
   job: Job,
   output: Output.Output<E>,
-  onProgress: (progress: StreamProgress.StreamProgress) => void,
+  onWritten: (batch: ExportKind.Batch) => void,
   afterWrite: Effect.Effect<void, PlatformError.PlatformError, FileSystem.FileSystem>
 ): Effect.Effect<
   void,
-  E | BitgetError | PlatformError.PlatformError,
+  E | BitgetError | Schema.SchemaError | PlatformError.PlatformError,
   BitgetClient.BitgetClient | FileSystem.FileSystem
 > =>
   job.kind.batches(job.walk, job.format).pipe(
     StreamProgress.observe((progress) =>
       Effect.sync(() => {
         job.state.progress = progress
-        onProgress(progress)
       })
     ),
-    // a batch is written (and waited for) before the next page is pulled; written and counted together, so that
-    // the count an interruption reports is the records written
+    // a batch is written (and waited for) before the next page is pulled; written, counted and seen together, so
+    // that the count an interruption reports is the records written, and the checkpoint is the one after them
     Stream.runForEach((batch) =>
       Effect.uninterruptible(Effect.andThen(
-        output.write(batch.text),
+        batch.records === 0 ? Effect.void : output.write(batch.text),
         Effect.sync(() => {
           job.state.records += batch.records
+          onWritten(batch)
         })
       )).pipe(Effect.andThen(afterWrite))
     )
