@@ -12,6 +12,7 @@
  * @since 0.3.0
  */
 import type { BitgetOptions } from "@bitget-effect/core/BitgetConfig"
+import * as FuturesHistory from "@bitget-effect/core/FuturesHistory"
 import * as StreamProgress from "@bitget-effect/core/StreamProgress"
 import * as BitgetSql from "@bitget-effect/sql/BitgetSql"
 import * as Pipelines from "@bitget-effect/sql/Pipelines"
@@ -125,11 +126,11 @@ export const plan = (args: SyncArgs, now: DateTime.Utc): Result.Result<Plan, Usa
   const productType = Flags.checkProductType(args.kind, args.productType)
   if (Result.isFailure(productType)) return Result.fail(productType.failure)
   if (productType.success !== null) {
-    const kept = DateTime.subtract(now, { days: Pipelines.defaultHistoryDays.futuresHistory })
+    const kept = DateTime.subtract(now, { days: FuturesHistory.historyDays })
     if (DateTime.isLessThan(end, kept)) {
       return usage(
         `--to (${DateTime.formatIso(end)}) is before ${DateTime.formatIso(kept)}: the exchange keeps ` +
-          `${Pipelines.defaultHistoryDays.futuresHistory} days of futures orders, so the range holds none`
+          `${FuturesHistory.historyDays} days of futures orders, so the range holds none`
       )
     }
   }
