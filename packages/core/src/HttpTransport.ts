@@ -138,7 +138,8 @@ export const bodyTooLarge: (request: HttpTransport.Request, status: number) => B
  * `exchange` gets an `AbortController`, aborted at the deadline or when the
  * call is interrupted, and `timedOut` to tell the two apart; it resolves with
  * the outcome. A rejection becomes `timeoutError` past the deadline, else
- * `failure`. The timer is cleared when the exchange ends.
+ * `failure`. The deadline is kept on Effect's `Clock` (a `TestClock` moves
+ * it), and ends with the exchange.
  *
  * @since 0.2.0
  * @category constructors
@@ -150,18 +151,23 @@ export const withDeadline = (
     timedOut: () => boolean
   ) => Promise<Effect.Effect<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>>
 ): Effect.Effect<HttpTransport.Response, BitgetTransportError | BitgetDecodeError> =>
-  Effect.callback((resume) => {
+  Effect.suspend(() => {
     const controller = new AbortController()
     let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      controller.abort()
-    }, request.timeoutMillis)
-    exchange(controller, () => timedOut).then(
-      resume,
-      (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request, error)))
-    ).finally(() => clearTimeout(timer))
-    return Effect.sync(() => controller.abort())
+    const exchanged = Effect.callback<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>((resume) => {
+      exchange(controller, () => timedOut).then(
+        resume,
+        (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request, error)))
+      )
+      return Effect.sync(() => controller.abort())
+    })
+    return Effect.timeoutOrElse(exchanged, {
+      duration: Duration.millis(request.timeoutMillis),
+      orElse: () => {
+        timedOut = true
+        return Effect.fail(timeoutError(request))
+      }
+    })
   })
 
 /**
