@@ -431,7 +431,9 @@ const batchesOf = (orders: ReadonlyArray<SymbolOrderRef>): ReadonlyArray<BatchCa
   const byKind = new Map<IdentifierKind, Array<SymbolOrderRef>>()
   for (const order of orders) {
     const kind = identifierKind(order)
-    byKind.set(kind, [...(byKind.get(kind) ?? []), order])
+    const group = byKind.get(kind)
+    if (group === undefined) byKind.set(kind, [order])
+    else group.push(order)
   }
   const out: Array<BatchCancelRequest> = []
   for (const group of byKind.values()) {
