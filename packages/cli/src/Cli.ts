@@ -6,6 +6,7 @@
  * opened (nothing was sent); 130 after Ctrl+C (SIGINT) and 143 after SIGTERM,
  * once the checkpoint is written.
  *
+ * @stability unstable
  * @since 0.1.0
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"

@@ -9,6 +9,7 @@
  * `--resume` continues it. An existing `FILE` is replaced only with `--force`
  * (or `--resume`). The configuration is checked before any file is touched.
  *
+ * @stability unstable
  * @since 0.1.0
  */
 import type { BitgetError } from "@bitget-effect/core/BitgetError"

@@ -275,6 +275,7 @@ export class BatchCancelPartialFailure extends Schema.TaggedError<BatchCancelPar
 /**
  * The endpoint descriptor.
  *
+ * @see `batchCancelOrders`, which calls it
  * @since 0.1.0
  * @category endpoints
  */
@@ -348,6 +349,7 @@ const allFailed = (request: BatchCancelRequest, code: string, msg: string): Batc
  * deepStrictEqual(result.unconfirmed.map((order) => order.orderId), [Option.some("1202")])
  * ```
  *
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */

@@ -51,6 +51,7 @@ const over = <E>(config: Layer.Layer<BitgetConfig.BitgetConfig, E>): Layer.Layer
  * Effect.runPromise(Symbols.symbols().pipe(Effect.provide(offline))).then((none) => assert.strictEqual(none.length, 0))
  * ```
  *
+ * @stability unstable
  * @since 0.2.0
  * @category layers
  */
@@ -85,6 +86,7 @@ export const layer = (options: BitgetConfig.BitgetOptionsInput = {}): Layer.Laye
  * }
  * ```
  *
+ * @stability unstable
  * @since 0.2.0
  * @category layers
  */

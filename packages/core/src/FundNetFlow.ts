@@ -44,6 +44,7 @@ export type FundNetFlowRequest = typeof FundNetFlowRequest.Type
 /**
  * The endpoint descriptor.
  *
+ * @see `fundNetFlow`, which calls it
  * @since 0.1.0
  * @category endpoints
  */
@@ -76,6 +77,7 @@ export const endpoint = Endpoint.get({
  * })
  * ```
  *
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */

@@ -433,6 +433,7 @@ export type FuturesHistoryRequest = typeof FuturesHistoryRequest.Type
 /**
  * The endpoint descriptor.
  *
+ * @see `ordersHistory`, `stream` and `pages`, which call it
  * @since 0.1.0
  * @category endpoints
  */
@@ -478,6 +479,8 @@ const horizon = (now: DateTime.Utc): DateTime.Utc => DateTime.subtract(now, { da
  * })
  * ```
  *
+ * @see `stream` for every record of a range of any length, `pages` for it resumable
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */
@@ -539,6 +542,8 @@ export type FuturesHistoryStreamRequest =
  * )
  * ```
  *
+ * @see `pages` for the same walk a page at a time, each with its checkpoint
+ * @see `ordersHistory` for one page
  * @since 0.1.0
  * @category streams
  */
@@ -556,6 +561,8 @@ export const stream = (
  * with `resume: checkpoint` goes on after them, neither repeating nor
  * skipping an order (see `Resumable`).
  *
+ * @see `stream` for the records alone
+ * @see `Resumable` for the checkpoint
  * @since 0.3.0
  * @category streams
  */

@@ -190,6 +190,7 @@ const httpClientModules = Effect.promise(() =>
  * the credential headers are redacted for any middleware that logs them. Each exchange is scoped: its connection is
  * released when it ends, read or not.
  *
+ * @stability unstable
  * @since 0.1.0
  * @category constructors
  */
@@ -306,6 +307,7 @@ const exchange = async (
  * says more (Node's fetch: `ECONNREFUSED`, so `Connect`); what else is thrown
  * is `Unexpected`.
  *
+ * @stability unstable
  * @since 0.2.0
  * @category constructors
  */
@@ -333,6 +335,7 @@ export const fromFetch: Effect.Effect<HttpTransport.Service> = Effect.gen(functi
  * is provided, like `layerHttpClient`: one provided inside another, over
  * another fetch, must send with its own.
  *
+ * @stability unstable
  * @since 0.2.0
  * @category layers
  */
@@ -343,6 +346,7 @@ export const layerFetch: Layer.Layer<HttpTransport> = Layer.fresh(Layer.effect(H
  * provided: layers are shared across `Effect.provide` calls, and a transport
  * over another `HttpClient` must not be handed one built over the first.
  *
+ * @stability unstable
  * @since 0.1.0
  * @category layers
  */

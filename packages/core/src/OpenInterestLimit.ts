@@ -78,6 +78,7 @@ export type OpenInterestLimitRequest = typeof OpenInterestLimitRequest.Type
 /**
  * The endpoint descriptor.
  *
+ * @see `openInterestLimit`, which calls it
  * @since 0.1.0
  * @category endpoints
  */
@@ -106,6 +107,7 @@ export const endpoint = Endpoint.get({
  * })
  * ```
  *
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */

@@ -245,6 +245,7 @@ export class P2pOrderPage extends Schema.Class<P2pOrderPage>("P2pOrderPage")({
 /**
  * The endpoint descriptor.
  *
+ * @see `p2pOrders`, `stream` and `pages`, which call it
  * @since 0.1.0
  * @category endpoints
  */
@@ -300,6 +301,8 @@ const withRange = (request: P2pOrdersRequest, now: DateTime.Utc): P2pOrdersReque
  * })
  * ```
  *
+ * @see `stream` for every record of a range of any length, `pages` for it resumable
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */
@@ -353,6 +356,8 @@ export type P2pOrdersStreamRequest =
  * })
  * ```
  *
+ * @see `pages` for the same walk a page at a time, each with its checkpoint
+ * @see `p2pOrders` for one page
  * @since 0.1.0
  * @category streams
  */
@@ -367,6 +372,8 @@ export const stream = (
  * with `resume: checkpoint` goes on after them, neither repeating nor
  * skipping an order (see `Resumable`).
  *
+ * @see `stream` for the records alone
+ * @see `Resumable` for the checkpoint
  * @since 0.3.0
  * @category streams
  */

@@ -217,6 +217,7 @@ export class PositionTpslOrder extends Schema.Class<PositionTpslOrder>("Position
 /**
  * The endpoint descriptor.
  *
+ * @see `placePositionTpsl`, which calls it
  * @since 0.1.0
  * @category endpoints
  */
@@ -262,6 +263,7 @@ export const endpoint = Endpoint.post({
  * })
  * ```
  *
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */

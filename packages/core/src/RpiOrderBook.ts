@@ -117,6 +117,7 @@ export type RpiOrderBookRequest = typeof RpiOrderBookRequest.Type
 /**
  * The endpoint descriptor.
  *
+ * @see `rpiOrderBook`, which calls it
  * @since 0.1.0
  * @category endpoints
  */
@@ -151,6 +152,7 @@ export const endpoint = Endpoint.get({
  * })
  * ```
  *
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */

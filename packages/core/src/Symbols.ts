@@ -84,6 +84,7 @@ export type SymbolsRequest = typeof SymbolsRequest.Type
 /**
  * The endpoint descriptor.
  *
+ * @see `symbols`, which calls it
  * @since 0.1.0
  * @category endpoints
  */
@@ -119,6 +120,7 @@ export const endpoint = Endpoint.get({
  * // from @bitget-effect/platform-node.
  * ```
  *
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */

@@ -196,6 +196,7 @@ export type TaxRecordsRequest = typeof TaxRecordsRequest.Type
 /**
  * The endpoint descriptor.
  *
+ * @see `spotRecords`, `stream` and `pages`, which call it
  * @since 0.1.0
  * @category endpoints
  */
@@ -230,6 +231,8 @@ export const endpoint = Endpoint.get({
  * })
  * ```
  *
+ * @see `stream` for every record of a range of any length, `pages` for it resumable
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */
@@ -276,6 +279,8 @@ export interface TaxRecordsStreamRequest extends Resumable.ResumeOptions {
  * })
  * ```
  *
+ * @see `pages` for the same walk a page at a time, each with its checkpoint
+ * @see `spotRecords` for one page
  * @since 0.1.0
  * @category streams
  */
@@ -305,6 +310,8 @@ export const stream = (
  *   })
  * ```
  *
+ * @see `stream` for the records alone
+ * @see `Resumable` for the checkpoint
  * @since 0.3.0
  * @category streams
  */

@@ -74,6 +74,7 @@ export class TradeRate extends Schema.Class<TradeRate>("TradeRate")({
 /**
  * The endpoint descriptor.
  *
+ * @see `tradeRates`, which calls it
  * @since 0.1.0
  * @category endpoints
  */
@@ -106,6 +107,7 @@ export const endpoint = Endpoint.get({
  * const btc = TradeRates.tradeRates({ businessType: "mix", symbol: "BTCUSDT" })
  * ```
  *
+ * @see `endpoint` for the method, path, limits and retry policy
  * @since 0.1.0
  * @category operations
  */

@@ -5,6 +5,7 @@
  * is fetched: `DatabaseUnreachableError`, `DatabaseAuthenticationError`,
  * `SchemaVersionError`.
  *
+ * @stability unstable
  * @since 0.3.0
  */
 import * as PgClient from "@effect/sql-pg/PgClient"

@@ -5,6 +5,7 @@
  * the user, never the password. Any other failure of a statement is Effect's
  * `SqlError`.
  *
+ * @stability unstable
  * @since 0.3.0
  */
 import * as Schema from "effect/Schema"

@@ -9,6 +9,7 @@
  * A migration, once released, never changes: a column added to a table
  * later comes with a migration of its own.
  *
+ * @stability unstable
  * @since 0.3.0
  */
 import * as Effect from "effect/Effect"

@@ -21,6 +21,7 @@
  * Each account is its own `BitgetClient` (its API key): provide each run its
  * client, and runs of several accounts share the database.
  *
+ * @stability unstable
  * @since 0.3.0
  */
 import type * as BitgetClient from "@bitget-effect/core/BitgetClient"

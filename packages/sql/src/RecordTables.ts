@@ -8,6 +8,7 @@
  * - `bitget_p2p_orders`: `P2pOrders.P2pOrder`, key `(account, order_id)`, its
  *   payment information as `jsonb` in the exchange's own shape.
  *
+ * @stability unstable
  * @since 0.3.0
  */
 import type { FuturesOrder } from "@bitget-effect/core/FuturesHistory"

@@ -6,6 +6,7 @@
  * already written changes nothing, so a run resumed from the stored
  * checkpoint ends with every record exactly once.
  *
+ * @stability unstable
  * @since 0.3.0
  */
 import * as DateTime from "effect/DateTime"

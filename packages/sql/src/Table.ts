@@ -12,6 +12,7 @@
  * instants as `timestamptz` (microseconds, so milliseconds are kept), open
  * enum values as the text the exchange sent, and `Option.none()` as `NULL`.
  *
+ * @stability unstable
  * @since 0.3.0
  */
 import { formatDecimal } from "@bitget-effect/core/Schemas"
