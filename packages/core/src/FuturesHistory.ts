@@ -16,7 +16,8 @@ import type { BitgetError } from "./BitgetError.js"
 import { BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
-import * as Paginate from "./paging/paginate.js"
+import type * as Paginate from "./paging/paginate.js"
+import * as Windowed from "./paging/windowed.js"
 import type * as Resumable from "./Resumable.js"
 import type { OneOf } from "./Schemas.js"
 import {
@@ -487,9 +488,9 @@ const horizon = (now: DateTime.Utc): DateTime.Utc => DateTime.subtract(now, { da
 export const ordersHistory = (
   request: FuturesHistoryRequest
 ): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> =>
-  Effect.flatMap(Paginate.exchangeNow, (now) => {
+  Effect.flatMap(Windowed.exchangeNow, (now) => {
     const earliest = horizon(now)
-    const filled = completeRange(request, now, maxWindowDays, DateTime.add(earliest, Paginate.grace))
+    const filled = completeRange(request, now, maxWindowDays, DateTime.add(earliest, Windowed.grace))
     const first = request.startTime ?? request.endTime
     return first !== undefined && DateTime.isLessThan(first, earliest)
       ? Effect.fail(
@@ -549,11 +550,7 @@ export type FuturesHistoryStreamRequest =
  */
 export const stream = (
   request: FuturesHistoryStreamRequest
-): Stream.Stream<FuturesOrder, BitgetError, BitgetClient.BitgetClient> =>
-  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => {
-    const walk = walkOf(request, now)
-    return typeof walk === "string" ? refused(walk) : Paginate.windowed(walk)
-  }))
+): Stream.Stream<FuturesOrder, BitgetError, BitgetClient.BitgetClient> => paged.stream(request)
 
 /**
  * `stream` a page at a time, each page with the checkpoint after it: store
@@ -568,13 +565,7 @@ export const stream = (
  */
 export const pages = (
   request: FuturesHistoryStreamRequest
-): Stream.Stream<Resumable.Page<FuturesOrder>, BitgetError, BitgetClient.BitgetClient> =>
-  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => {
-    const walk = walkOf(request, now)
-    return typeof walk === "string" ? refused(walk) : Paginate.windowedPages(walk)
-  }))
-
-const refused = (issue: string) => Stream.fail(new BitgetRequestError({ endpoint: Endpoint.label(endpoint), issue }))
+): Stream.Stream<Resumable.Page<FuturesOrder>, BitgetError, BitgetClient.BitgetClient> => paged.pages(request)
 
 /**
  * The walk of `stream` and `pages`, given the exchange's clock: without
@@ -583,21 +574,21 @@ const refused = (issue: string) => Stream.fail(new BitgetRequestError({ endpoint
  * in windows. An end older than the history the exchange keeps is refused
  * (as `windowed` refuses such a range).
  */
-const walkOf = (request: FuturesHistoryStreamRequest, now: DateTime.Utc) => {
+const walkOf: Windowed.WalkOf<FuturesHistoryStreamRequest, FuturesOrder> = (request, now) => {
   const { endTime, order, pageSize = maxLimit, resume, startTime, ...filters } = request
-  const oldest = { time: DateTime.add(horizon(now), Paginate.grace), reason: kept }
+  const oldest = { time: DateTime.add(horizon(now), Windowed.grace), reason: kept }
   const label = Endpoint.label(endpoint)
   const page = (
     times: { readonly startTime?: DateTime.Utc; readonly endTime?: DateTime.Utc },
     cursor: Option.Option<string>
   ) =>
-    ordersHistory({ ...filters, ...times, limit: pageSize, ...Paginate.cursorParam(cursor) })
+    ordersHistory({ ...filters, ...times, limit: pageSize, ...Windowed.cursorParam(cursor) })
       .pipe(Effect.map((result) => ({ items: result.entrustedList, next: result.endId })))
   const common = {
     endpoint: label,
-    stream: Paginate.streamName(label, filters),
+    stream: Windowed.streamName(label, filters),
     resume,
-    until: DateTime.add(now, Paginate.grace),
+    until: DateTime.add(now, Windowed.grace),
     order,
     pageSize,
     id: (record: FuturesOrder) => record.orderId,
@@ -614,7 +605,7 @@ const walkOf = (request: FuturesHistoryStreamRequest, now: DateTime.Utc) => {
     }
   }
   if (resume === undefined && endTime !== undefined && DateTime.isLessThan(endTime, oldest.time)) {
-    return Paginate.endsBefore(`up to ${DateTime.formatIso(endTime)}`, oldest)
+    return Windowed.endsBefore(`up to ${DateTime.formatIso(endTime)}`, oldest)
   }
   const open = resume === undefined ? { start: horizon(now), end: endTime ?? now } : undefined
   return {
@@ -631,3 +622,6 @@ const walkOf = (request: FuturesHistoryStreamRequest, now: DateTime.Utc) => {
       )
   }
 }
+
+/** `stream` and `pages`: see `walkOf`. */
+const paged = Windowed.paged(Endpoint.label(endpoint), walkOf)

@@ -5,7 +5,6 @@
  */
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaTransformation from "effect/SchemaTransformation"
@@ -14,7 +13,8 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
-import * as Paginate from "./paging/paginate.js"
+import type * as Paginate from "./paging/paginate.js"
+import * as Windowed from "./paging/windowed.js"
 import type * as Resumable from "./Resumable.js"
 import type { OneOf } from "./Schemas.js"
 import {
@@ -310,7 +310,7 @@ export const p2pOrders = (
   request: P2pOrdersRequest = {}
 ): Effect.Effect<P2pOrderPage, BitgetError, BitgetClient.BitgetClient> =>
   Effect.flatMap(
-    Paginate.exchangeNow,
+    Windowed.exchangeNow,
     (now) => BitgetClient.execute(endpoint, completeRange(withRange(request, now), now, maxWindowDays, epoch))
   )
 
@@ -363,8 +363,7 @@ export type P2pOrdersStreamRequest =
  */
 export const stream = (
   request: P2pOrdersStreamRequest
-): Stream.Stream<P2pOrder, BitgetError, BitgetClient.BitgetClient> =>
-  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => Paginate.windowed(walkOf(request, now))))
+): Stream.Stream<P2pOrder, BitgetError, BitgetClient.BitgetClient> => paged.stream(request)
 
 /**
  * `stream` a page at a time, each page with the checkpoint after it: store
@@ -379,32 +378,19 @@ export const stream = (
  */
 export const pages = (
   request: P2pOrdersStreamRequest
-): Stream.Stream<Resumable.Page<P2pOrder>, BitgetError, BitgetClient.BitgetClient> =>
-  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => Paginate.windowedPages(walkOf(request, now))))
+): Stream.Stream<Resumable.Page<P2pOrder>, BitgetError, BitgetClient.BitgetClient> => paged.pages(request)
 
-/** The walk of `stream` and `pages`, given the exchange's clock. */
-const walkOf = (request: P2pOrdersStreamRequest, now: DateTime.Utc) => {
-  const { endTime, order, pageSize = maxLimit, resume, startTime, ...filters } = request
-  const label = Endpoint.label(endpoint)
-  return {
-    endpoint: label,
-    stream: Paginate.streamName(label, filters),
-    resume,
-    range: { start: startTime, end: endTime ?? now },
-    until: DateTime.add(now, Paginate.grace),
-    maxSpanDays: maxWindowDays,
-    order,
-    pageSize,
-    id: (record: P2pOrder) => record.orderId,
-    time: (record: P2pOrder) => record.ctime,
-    fetch: (window: Paginate.Window, cursor: Option.Option<string>) =>
-      p2pOrders({
-        ...filters,
-        startTime: window.start,
-        endTime: window.end,
-        limit: pageSize,
-        ...Paginate.cursorParam(cursor)
-      })
-        .pipe(Effect.map((page) => ({ items: page.orderList, next: page.minOrderId })))
-  }
-}
+/** `stream` and `pages`: the orders in windows of 90 days, pages of up to 100, `idLessThan` the page's `minOrderId`. */
+const paged = Windowed.listed({
+  endpoint: Endpoint.label(endpoint),
+  bounds: { windowDays: maxWindowDays, pageSize: maxLimit },
+  filters: (request: P2pOrdersStreamRequest) => {
+    const { endTime: _end, order: _order, pageSize: _size, resume: _resume, startTime: _start, ...filters } = request
+    return filters
+  },
+  id: (record: P2pOrder) => record.orderId,
+  time: (record) => record.ctime,
+  page: (filters, window, limit, cursor) =>
+    p2pOrders({ ...filters, startTime: window.start, endTime: window.end, limit, ...Windowed.cursorParam(cursor) })
+      .pipe(Effect.map((page) => ({ items: page.orderList, next: page.minOrderId })))
+})

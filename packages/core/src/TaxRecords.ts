@@ -13,7 +13,8 @@ import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
 import { fastClass } from "./internal/decoder.js"
-import * as Paginate from "./paging/paginate.js"
+import type * as Paginate from "./paging/paginate.js"
+import * as Windowed from "./paging/windowed.js"
 import type * as Resumable from "./Resumable.js"
 import {
   checkWindow,
@@ -286,8 +287,7 @@ export interface TaxRecordsStreamRequest extends Resumable.ResumeOptions {
  */
 export const stream = (
   request: TaxRecordsStreamRequest
-): Stream.Stream<SpotTaxRecord, BitgetError, BitgetClient.BitgetClient> =>
-  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => Paginate.windowed(walkOf(request, now))))
+): Stream.Stream<SpotTaxRecord, BitgetError, BitgetClient.BitgetClient> => paged.stream(request)
 
 /**
  * `stream` a page at a time, each page with the checkpoint after it: store
@@ -317,31 +317,21 @@ export const stream = (
  */
 export const pages = (
   request: TaxRecordsStreamRequest
-): Stream.Stream<Resumable.Page<SpotTaxRecord>, BitgetError, BitgetClient.BitgetClient> =>
-  Stream.unwrap(Effect.map(Paginate.exchangeNow, (now) => Paginate.windowedPages(walkOf(request, now))))
+): Stream.Stream<Resumable.Page<SpotTaxRecord>, BitgetError, BitgetClient.BitgetClient> => paged.pages(request)
 
-/** The walk of `stream` and `pages`, given the exchange's clock. */
-const walkOf = (request: TaxRecordsStreamRequest, now: DateTime.Utc) => {
-  const pageSize = request.pageSize ?? maxLimit
-  const label = Endpoint.label(endpoint)
-  return {
-    endpoint: label,
-    stream: Paginate.streamName(label, { coin: request.coin }),
-    resume: request.resume,
-    range: { start: request.startTime, end: request.endTime },
-    until: DateTime.add(now, Paginate.grace),
-    maxSpanDays: maxWindowDays,
-    order: request.order,
-    pageSize,
-    id: (record: SpotTaxRecord) => record.id,
-    time: (record: SpotTaxRecord) => record.ts,
-    fetch: (window: Paginate.Window, cursor: Option.Option<string>) =>
-      spotRecords({
-        ...(request.coin === undefined ? {} : { coin: request.coin }),
-        startTime: window.start,
-        endTime: window.end,
-        limit: pageSize,
-        ...Paginate.cursorParam(cursor)
-      }).pipe(Effect.map((items) => ({ items, next: Option.fromUndefinedOr(items.at(-1)?.id) })))
-  }
-}
+/** `stream` and `pages`: the ledger in windows of 30 days, pages of up to 500, `idLessThan` the last `id`. */
+const paged = Windowed.listed({
+  endpoint: Endpoint.label(endpoint),
+  bounds: { windowDays: maxWindowDays, pageSize: maxLimit },
+  filters: (request: TaxRecordsStreamRequest) => ({ coin: request.coin }),
+  id: (record: SpotTaxRecord) => record.id,
+  time: (record) => record.ts,
+  page: ({ coin }, window, limit, cursor) =>
+    spotRecords({
+      ...(coin === undefined ? {} : { coin }),
+      startTime: window.start,
+      endTime: window.end,
+      limit,
+      ...Windowed.cursorParam(cursor)
+    }).pipe(Effect.map((items) => ({ items, next: Option.fromUndefinedOr(items.at(-1)?.id) })))
+})

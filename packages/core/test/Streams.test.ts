@@ -4,6 +4,7 @@ import { TestClock } from "effect/testing"
 import * as FuturesHistory from "../src/FuturesHistory.js"
 import * as P2pOrders from "../src/P2pOrders.js"
 import { windows } from "../src/paging/paginate.js"
+import * as Resumable from "../src/Resumable.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import type { Recorded, Reply } from "./support.js"
 import { advance, credentials, day, exchange, fail, ok, quiesce } from "./support.js"
@@ -87,6 +88,25 @@ describe("TaxRecords.stream", () => {
         assert.strictEqual(q.get("limit"), "200")
       }
       assert.isAbove(requests.length, 12)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("pages: the stream's records a page at a time, each with its checkpoint, only the last one done", () => {
+    const records = dataset(700, 45)
+    const { layer } = exchange((request) => ok(pageOf(records, request, 500).map(taxRecord)), options)
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(later)
+      const request = { startTime: at(t0), endTime: at(t0 + 45 * day), pageSize: 200, coin: "USDT" }
+      const pages = yield* Stream.runCollect(TaxRecords.pages(request))
+      const streamed = yield* Stream.runCollect(TaxRecords.stream(request))
+      assert.deepStrictEqual(pages.flatMap((page) => page.records.map((r) => r.id)), streamed.map((r) => r.id))
+      assert.strictEqual(streamed.length, 700)
+      assert.isAbove(pages.length, 3)
+      assert.deepStrictEqual(pages.map((page) => Resumable.isDone(page.checkpoint)), [
+        ...pages.slice(1).map(() => false),
+        true
+      ])
+      assert.strictEqual(pages[0]!.checkpoint.stream, "GET /api/v2/tax/spot-record coin=USDT")
     }).pipe(Effect.provide(layer))
   })
 
@@ -377,6 +397,10 @@ describe("FuturesHistory.stream", () => {
         `the range [${DateTime.formatIso(at(t0))}, ${DateTime.formatIso(at(t0 + day))}] ends before`
       )
       assert.include(ranged, "the exchange keeps 90 days of futures history, so it can hold no record")
+      const refusedPages = yield* Effect.flip(
+        Stream.runDrain(FuturesHistory.pages({ productType: "USDT-FUTURES", startTime: at(t0), endTime: at(t0 + day) }))
+      )
+      assert.strictEqual(refusedPages.message, ranged, "pages refuses as the stream does")
       const endOnly = yield* refused({ productType: "USDT-FUTURES", endTime: at(t0 + day) })
       assert.include(endOnly, `the range up to ${DateTime.formatIso(at(t0 + day))} ends before`)
       assert.strictEqual(requests.length, 0)

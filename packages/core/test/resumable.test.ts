@@ -7,8 +7,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Option, Schema, Stream } from "effect"
-import type { Window, WindowedOptions } from "../src/paging/paginate.js"
-import { streamName, windowed, windowedPages } from "../src/paging/paginate.js"
+import type { Window } from "../src/paging/paginate.js"
+import type { WindowedOptions } from "../src/paging/windowed.js"
+import { streamName, windowed, windowedPages } from "../src/paging/windowed.js"
 import * as Resumable from "../src/Resumable.js"
 import { day } from "./support.js"
 
