@@ -24,6 +24,7 @@ import { RateLimiterStoreError, RateLimitWaitExceeded } from "./BitgetError.js"
 import type { RateLimit } from "./Endpoint.js"
 import * as BucketGates from "./internal/bucketGates.js"
 import * as Settlements from "./internal/settlements.js"
+import * as Telemetry from "./Telemetry.js"
 
 /**
  * The answer of a store: the slot is `Granted` now (with the ticket that
@@ -210,51 +211,36 @@ export interface RateLimitOptions {
 }
 
 /**
- * Counts calls that had to wait for their turn, by endpoint.
+ * `Telemetry.rateLimitWaits`, kept here for 0.2 programs.
  *
  * @since 0.1.0
  * @category metrics
  */
-export const waits: Metric.Counter<number> = Metric.counter("bitget_rate_limit_waits", {
-  description: "calls delayed by the client-side rate limiter",
-  incremental: true
-})
+export const waits: Metric.Counter<number> = Telemetry.rateLimitWaits
 
 /**
- * Counts answers of the exchange that said "too many requests" (HTTP 429 and
- * the "too frequent" codes), by endpoint.
+ * `Telemetry.rateLimitRejections`, kept here for 0.2 programs.
  *
  * @since 0.1.0
  * @category metrics
  */
-export const rejections: Metric.Counter<number> = Metric.counter("bitget_rate_limit_rejections", {
-  description: "answers of the exchange refusing a call as too frequent",
-  incremental: true
-})
+export const rejections: Metric.Counter<number> = Telemetry.rateLimitRejections
 
 /**
- * The time calls spent waiting for their turn, by endpoint (milliseconds).
+ * `Telemetry.rateLimitWaitTime`, kept here for 0.2 programs.
  *
  * @since 0.1.0
  * @category metrics
  */
-export const waitTime: Metric.Histogram<number> = Metric.histogram("bitget_rate_limit_wait_ms", {
-  description: "time calls waited for the client-side rate limiter",
-  boundaries: Metric.exponentialBoundaries({ start: 1, factor: 2, count: 16 })
-})
+export const waitTime: Metric.Histogram<number> = Telemetry.rateLimitWaitTime
 
 /**
- * Counts slots (one per bucket a call takes) that a shared store granted
- * from its in-process fallback because the store itself was unavailable (the
- * Redis store with `onUnavailable: "memory"`), by store.
+ * `Telemetry.rateLimitStoreFallbacks`, kept here for 0.2 programs.
  *
  * @since 0.1.0
  * @category metrics
  */
-export const storeFallbacks: Metric.Counter<number> = Metric.counter("bitget_rate_limit_store_fallbacks", {
-  description: "rate-limit slots taken from an in-process fallback because the shared store was unavailable",
-  incremental: true
-})
+export const storeFallbacks: Metric.Counter<number> = Telemetry.rateLimitStoreFallbacks
 
 /**
  * How long a permit's settlement may take in the background before it is
@@ -357,8 +343,8 @@ const storeRequest = (
 
 /** Counts a call that waited for its slot, in the metrics and the debug log. */
 const recordWait = (endpoint: string, waited: number): Effect.Effect<void> =>
-  Metric.update(Metric.withAttributes(waits, { endpoint }), 1).pipe(
-    Effect.andThen(Metric.update(Metric.withAttributes(waitTime, { endpoint }), waited)),
+  Metric.update(Metric.withAttributes(Telemetry.rateLimitWaits, { endpoint }), 1).pipe(
+    Effect.andThen(Metric.update(Metric.withAttributes(Telemetry.rateLimitWaitTime, { endpoint }), waited)),
     Effect.andThen(Effect.logDebug(`rate limit: ${endpoint} waited ${waited} ms`))
   )
 

@@ -5,8 +5,8 @@
  * after the request, `GET /api/v2/tax/spot-record`); a paginated stream adds
  * a span per page. Metrics carry the attribute `endpoint` (the request's
  * label); read one endpoint's series with `Metric.withAttributes`. The rate
- * limiter's own metrics are in `RateLimiter` (`waits`, `rejections`,
- * `waitTime`, `storeFallbacks`).
+ * limiter's metrics are here too (`rateLimitWaits`, `rateLimitRejections`,
+ * `rateLimitWaitTime`, `rateLimitStoreFallbacks`).
  *
  * No span, metric or log holds a header, a body, a query value or a
  * credential: URLs are recorded without their query, and the call and
@@ -15,7 +15,7 @@
  *
  * @since 0.1.0
  */
-import type * as Metric from "effect/Metric"
+import * as Metric from "effect/Metric"
 import { definitions } from "./internal/telemetry.js"
 
 /**
@@ -127,3 +127,53 @@ export const streamPages: Metric.Counter<number> = definitions.streamPages()
  * @category metrics
  */
 export const streamWindows: Metric.Counter<number> = definitions.streamWindows()
+
+/**
+ * Calls that had to wait for their turn in the client-side rate limiter
+ * (`bitget_rate_limit_waits`), by `endpoint`.
+ *
+ * @since 0.3.0
+ * @category metrics
+ */
+export const rateLimitWaits: Metric.Counter<number> = Metric.counter("bitget_rate_limit_waits", {
+  description: "calls delayed by the client-side rate limiter",
+  incremental: true
+})
+
+/**
+ * Answers of the exchange that said "too many requests" (HTTP 429 and the
+ * "too frequent" codes; `bitget_rate_limit_rejections`), by `endpoint`.
+ *
+ * @since 0.3.0
+ * @category metrics
+ */
+export const rateLimitRejections: Metric.Counter<number> = Metric.counter("bitget_rate_limit_rejections", {
+  description: "answers of the exchange refusing a call as too frequent",
+  incremental: true
+})
+
+/**
+ * The time calls spent waiting for their turn in the client-side rate
+ * limiter (`bitget_rate_limit_wait_ms`), by `endpoint` (milliseconds).
+ *
+ * @since 0.3.0
+ * @category metrics
+ */
+export const rateLimitWaitTime: Metric.Histogram<number> = Metric.histogram("bitget_rate_limit_wait_ms", {
+  description: "time calls waited for the client-side rate limiter",
+  boundaries: Metric.exponentialBoundaries({ start: 1, factor: 2, count: 16 })
+})
+
+/**
+ * Slots (one per bucket a call takes) that a shared store granted from its
+ * in-process fallback because the store itself was unavailable (the Redis
+ * store with `onUnavailable: "memory"`; `bitget_rate_limit_store_fallbacks`),
+ * by `store`.
+ *
+ * @since 0.3.0
+ * @category metrics
+ */
+export const rateLimitStoreFallbacks: Metric.Counter<number> = Metric.counter("bitget_rate_limit_store_fallbacks", {
+  description: "rate-limit slots taken from an in-process fallback because the shared store was unavailable",
+  incremental: true
+})

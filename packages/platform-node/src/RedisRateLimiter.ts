@@ -31,7 +31,8 @@
  * @since 0.1.0
  */
 import type { Acquisition } from "@bitget-effect/core/RateLimiter"
-import { inFlightLimit, makeMemoryStore, RateLimiterStore, storeFallbacks } from "@bitget-effect/core/RateLimiter"
+import { inFlightLimit, makeMemoryStore, RateLimiterStore } from "@bitget-effect/core/RateLimiter"
+import { rateLimitStoreFallbacks } from "@bitget-effect/core/Telemetry"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -111,7 +112,7 @@ const withFallback = (
   memory: RateLimiterStore["Service"],
   report: (issue: string) => Effect.Effect<void>
 ): RateLimiterStore["Service"] => {
-  const fallbacks = Metric.withAttributes(storeFallbacks, { store: "redis" })
+  const fallbacks = Metric.withAttributes(rateLimitStoreFallbacks, { store: "redis" })
   return RateLimiterStore.of({
     acquire: (request) =>
       Effect.catch(

@@ -22,7 +22,6 @@ import { isApiErrorOfKind } from "../BitgetError.js"
 import type { Endpoint } from "../Endpoint.js"
 import { label } from "../Endpoint.js"
 import * as Internal from "../internal/telemetry.js"
-import { rejections } from "../RateLimiter.js"
 import * as Retry from "../Retry.js"
 import * as Telemetry from "../Telemetry.js"
 
@@ -188,7 +187,7 @@ const isRateLimited = isApiErrorOfKind("RateLimited")
 export const refused = <E extends BitgetError>(name: string, error: E): Effect.Effect<never, E> =>
   isRateLimited(error)
     ? Effect.andThen(
-      Metric.update(Metric.withAttributes(rejections, { endpoint: name }), 1),
+      Metric.update(Metric.withAttributes(Telemetry.rateLimitRejections, { endpoint: name }), 1),
       Effect.andThen(
         Effect.logWarning(`rate limited: ${name} answered ${error.code} (HTTP ${error.status})`),
         Effect.fail(error)
