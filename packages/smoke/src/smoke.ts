@@ -19,8 +19,16 @@
  *    resolution, with TypeScript 5.9 and the current release, `@types/node` 22
  *    and 24, without `skipLibCheck`;
  * 6. runs every docs example program against the sandbox, compiled by the
- *    consumer's `tsc` and run by plain `node`;
- * 7. beyond Node: Bun, Deno, miniflare (workerd) and esbuild from the npm
+ *    consumer's `tsc` and run by plain `node`; the Postgres sync example into
+ *    a PostgreSQL started for the run (`@bitget-effect/postgres-server`), two
+ *    accounts on the sandbox's two HMAC keys (`BITGET_*`, `DESK2_*`), run twice:
+ *    each account's rows in the tables are those its first run added, and the
+ *    second adds none (without PostgreSQL installed it is skipped, as the Redis
+ *    example is without `redis-server`; CI installs both);
+ * 7. the installed `bitget sync tax-records` into that database, twice
+ *    (`--database`, then `BITGET_DATABASE_URL`): the first run's summary line
+ *    counts the rows stored, the second adds none; exit 0 both times;
+ * 8. beyond Node: Bun, Deno, miniflare (workerd) and esbuild from the npm
  *    registry, installed into the project; one program (`portable/`) with
  *    `BitgetFetch` run as it is by Node, Bun and Deno, and bundled as a
  *    Cloudflare Worker that workerd runs: the ten operations, a stream, an
@@ -30,6 +38,8 @@
  *
  * `SMOKE_KEEP=1` keeps the project for a look afterwards.
  */
+import * as PostgresServer from "@bitget-effect/postgres-server"
+import { Effect, Exit, Scope } from "effect"
 import { execFile, spawn } from "node:child_process"
 import {
   cpSync,
@@ -300,7 +310,8 @@ const runBlock = async (name: string, lines: ReadonlyArray<Line>, from: string):
 const workdir = mkdtempSync(join(tmpdir(), "bitget-effect-smoke-"))
 symlinkSync(root, join(workdir, "bitget-effect"))
 const readme = readFileSync(join(root, "README.md"), "utf8")
-const stops: Array<() => void> = []
+/** What the run started, each stopped at the end (a server's scope closed, its files removed). */
+const stops: Array<() => unknown> = []
 
 let project = join(workdir, "my-app")
 try {
@@ -382,7 +393,7 @@ try {
       readonly anchor: number
       readonly credentials: {
         readonly hmac: { readonly apiKey: string; readonly secret: string; readonly passphrase: string }
-        readonly marketMaker: { readonly apiKey: string; readonly secret: string }
+        readonly marketMaker: { readonly apiKey: string; readonly secret: string; readonly passphrase: string }
         readonly rsa: { readonly apiKey: string; readonly privateKeyPem: string }
       }
     }
@@ -392,6 +403,14 @@ try {
     BITGET_API_KEY: sandbox.credentials.hmac.apiKey,
     BITGET_API_SECRET: sandbox.credentials.hmac.secret,
     BITGET_API_PASSPHRASE: sandbox.credentials.hmac.passphrase
+  }
+  /** The sync example's accounts: "main" on the BITGET_* key above, "desk-2" on the sandbox's other HMAC key. */
+  const syncAccounts = ["main", "desk-2"] as const
+  const desk2: NodeJS.ProcessEnv = sandbox === undefined ? {} : {
+    DESK2_BASE_URL: sandbox.url,
+    DESK2_API_KEY: sandbox.credentials.marketMaker.apiKey,
+    DESK2_API_SECRET: sandbox.credentials.marketMaker.secret,
+    DESK2_API_PASSPHRASE: sandbox.credentials.marketMaker.passphrase
   }
 
   const nodes: Array<readonly [string, string]> = []
@@ -511,6 +530,70 @@ try {
     })
     : undefined
 
+  // a PostgreSQL of packages/postgres-server (initdb into a temporary folder) for the sync example and `bitget sync`
+  const postgres = PostgresServer.available || process.env.CI === "true"
+    ? await step(
+      `start PostgreSQL (${PostgresServer.version() ?? "not installed"}) for the sync example and bitget sync`,
+      async () => {
+        const scope = Effect.runSync(Scope.make())
+        stops.push(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+        const server = await Effect.runPromise(Scope.provide(PostgresServer.server, scope))
+        await Effect.runPromise(PostgresServer.createDatabase(server, "ledger"))
+        const url = `postgres://${server.username}:${server.password}@${server.host}:${server.port}/ledger`
+        /** A table's rows per account, as psql counts them. */
+        const rows = async (table: string): Promise<ReadonlyMap<string, number>> => {
+          const sql = `SELECT account, count(*) FROM ${table} GROUP BY 1`
+          const out = await run(join(PostgresServer.binDir!, "psql"), [url, "-At", "-F", " ", "-c", sql], {
+            cwd: project
+          })
+          return new Map(
+            out.trim().split("\n").filter((line) => line !== "").map((line) => {
+              const [account = "", count] = line.split(" ")
+              return [account, Number(count)] as const
+            })
+          )
+        }
+        return { url, password: server.password, rows }
+      }
+    )
+    : undefined
+  const syncEnv: NodeJS.ProcessEnv = postgres === undefined ? {} : { ...desk2, DATABASE_URL: postgres.url }
+
+  /** The tables the sync example writes, by the stream its summary lines name. */
+  const syncTables = { "tax-records": "bitget_tax_records", "p2p-orders": "bitget_p2p_orders" } as const
+
+  /**
+   * A run of the sync example, checked: one summary line per account and stream
+   * (`main tax-records: 19999 added, 0 updated, 0 unchanged (first)`), each in
+   * `mode`, with `added(stored)` rows added, where `stored` is the number of the
+   * account's rows in the stream's table after the run (`> 0`). Returns the
+   * lines and the rows stored.
+   */
+  const checkSync = async (out: string, mode: string, added: (stored: number) => number) => {
+    const lines = [
+      ...out.matchAll(/(\S+) (tax-records|p2p-orders): (\d+) added, \d+ updated, \d+ unchanged \((\w+)\)/g)
+    ]
+    const stored = new Map<string, number>()
+    const wrong: Array<string> = []
+    for (const [stream, table] of Object.entries(syncTables)) {
+      const rows = await postgres!.rows(table)
+      for (const account of syncAccounts) {
+        const count = rows.get(account) ?? 0
+        stored.set(`${account} ${stream}`, count)
+        const line = lines.find(([, a, s]) => a === account && s === stream)
+        if (line === undefined || line[4] !== mode || Number(line[3]) !== added(count) || count === 0) {
+          wrong.push(
+            `${line?.[0] ?? `no line for ${account} ${stream}`}: expected ${mode}, ${
+              added(count)
+            } added, ${count} rows of ${account} in ${table}`
+          )
+        }
+      }
+    }
+    if (wrong.length > 0 || lines.length !== 4) throw new Error(`${wrong.join("\n")}\n${out}`)
+    return { lines: lines.map(([line]) => line).join("\n"), stored }
+  }
+
   // an OTLP collector for otel-otlp that takes every export (the docs check looks at what one receives)
   const collector = await new Promise<{ readonly url: string }>((resolve) => {
     const server = createHttpServer((request, response) => {
@@ -529,11 +612,36 @@ try {
       console.log(`skip  examples/${example}: no redis-server on this machine (CI installs one)`)
       continue
     }
+    if (name === "sync-postgres" && postgres === undefined) {
+      console.log(`skip  examples/${example}: PostgreSQL is not installed on this machine (CI installs it)`)
+      continue
+    }
+    const exampleEnv = { ...env, ...syncEnv, REDIS_PORT: String(redisPort), OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }
+    const runExample = () =>
+      run(process.execPath, [join("out/examples", `${name}.js`)], { cwd: project, env: exampleEnv })
+    if (name === "sync-postgres") {
+      // two accounts (the sandbox's two HMAC keys), a year of records each, into Postgres; then again
+      const first = await step(
+        `node examples/${name}.js against the sandbox and PostgreSQL: two accounts, each row added stored`,
+        async () => checkSync(await runExample(), "first", (stored) => stored)
+      )
+      report(first?.lines)
+      if (first !== undefined) {
+        report(
+          await step(`node examples/${name}.js again: incremental, 0 added, the same rows stored`, async () => {
+            const again = await checkSync(await runExample(), "incremental", () => 0)
+            const changed = [...again.stored].filter(([key, count]) => first.stored.get(key) !== count)
+            if (changed.length > 0) {
+              throw new Error(`rows changed: ${changed} (after the first run: ${[...first.stored]})`)
+            }
+            return [again.lines, ...[...again.stored].map(([key, count]) => `${key}: ${count} rows stored`)].join("\n")
+          })
+        )
+      }
+      continue
+    }
     await step(`node examples/${name}.js against the sandbox`, async () => {
-      const out = await run(process.execPath, [join("out/examples", `${name}.js`)], {
-        cwd: project,
-        env: { ...env, REDIS_PORT: String(redisPort), OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }
-      })
+      const out = await runExample()
       if (name === "export-csv") {
         const csv = readFileSync(join(project, "tax-records.csv"), "utf8").split("\n")
         if (csv[0] !== "id,coin,spotTaxType,amount,fee,balance,ts" || csv.length < 100) {
@@ -542,6 +650,52 @@ try {
       }
       return out
     })
+  }
+
+  // the installed `bitget sync`: the last 30 days of the BITGET_* account (key-<hash>), then again from what is stored
+  if (postgres === undefined) console.log("skip  bitget sync tax-records: PostgreSQL is not installed on this machine")
+  else {
+    const bitget = join(project, "node_modules/.bin/bitget")
+    const from = new Date(Date.now() - 30 * 86_400_000).toISOString()
+    /** A `bitget sync tax-records` run: exit 0, one summary line on stdout, then the account's rows in the table. */
+    const sync = async (args: ReadonlyArray<string>, extraEnv: NodeJS.ProcessEnv) => {
+      const out = await run(bitget, ["sync", "tax-records", "--from", from, "--quiet", ...args], {
+        cwd: project,
+        env: { ...env, ...extraEnv }
+      })
+      const line = out.trimEnd()
+      const found = /^tax-records of (\S+): ([\d,]+) rows? added, .* \((first run|incremental)\) into (\S+)$/.exec(line)
+      if (found === null || line.includes("\n")) throw new Error(`not one summary line on stdout:\n${out}`)
+      const [, account = "", added = "", mode = "", into = ""] = found
+      if (into.includes(postgres.password)) throw new Error(`the summary line shows the password: ${line}`)
+      const stored = (await postgres.rows("bitget_tax_records")).get(account) ?? 0
+      return { line, account, added: Number(added.replaceAll(",", "")), mode, stored }
+    }
+    const first = await step(
+      "bitget sync tax-records --database URL (the install's CLI): rows added and stored",
+      async () => {
+        const synced = await sync(["--database", postgres.url], {})
+        if (synced.mode !== "first run" || synced.added === 0 || synced.stored !== synced.added) {
+          throw new Error(`${synced.line}\n${synced.stored} rows of ${synced.account} stored`)
+        }
+        return synced
+      }
+    )
+    report(first?.line)
+    if (first !== undefined) {
+      report(
+        await step(
+          "bitget sync tax-records again (BITGET_DATABASE_URL): 0 rows added, the same rows stored",
+          async () => {
+            const again = await sync([], { BITGET_DATABASE_URL: postgres.url })
+            if (again.mode !== "incremental" || again.added !== 0 || again.stored !== first.stored) {
+              throw new Error(`${again.line}\n${again.stored} rows of ${again.account} stored, ${first.stored} before`)
+            }
+            return `${again.line}\n${again.account}: ${again.stored} rows stored`
+          }
+        )
+      )
+    }
   }
 
   // beyond Node: one program with BitgetFetch under Node, Bun and Deno, and as a Cloudflare Worker in workerd
@@ -712,7 +866,7 @@ try {
     }
   }
 } finally {
-  for (const stop of stops) stop()
+  for (const stop of stops) await stop()
   // the link first, so that nothing can follow it into the repository
   unlinkSync(join(workdir, "bitget-effect"))
   if (process.env.SMOKE_KEEP === "1") console.log(`kept ${workdir}`)
