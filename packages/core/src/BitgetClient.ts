@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import type { HttpClient } from "effect/http"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import * as Result from "effect/Result"
 import type * as Tracer from "effect/Tracer"
 import type { BitgetOptions } from "./BitgetConfig.js"
@@ -140,10 +141,16 @@ const sender = (
     request: Request.Outgoing
   ): Effect.Effect<Sent, BitgetTransportError | BitgetDecodeError | BitgetSignerError> => {
     if (request.toSign === undefined) return send(name, method, request, frame.secrets)
-    return Effect.flatMap(signer.sign(request.toSign.key, request.toSign.prehash), (signature) => {
-      request.headers["ACCESS-SIGN"] = signature
-      return send(name, method, request, frame.secrets.including([signature]))
-    })
+    return Effect.flatMap(
+      signer.sign(request.toSign.key, request.toSign.prehash),
+      (signature) =>
+        send(
+          name,
+          method,
+          { ...request, headers: { ...request.headers, "ACCESS-SIGN": signature } },
+          frame.secrets.including([signature])
+        )
+    )
   }
 }
 
@@ -181,8 +188,8 @@ interface Wiring {
   readonly limiter: RateLimiter.Limiter
   readonly planOf: (endpoint: Endpoint<unknown, unknown>) => Plan.Plan
   readonly signAndSend: ReturnType<typeof sender>
-  /** The offset added to the local clock to get the exchange's, in milliseconds (kept by `syncClock`). */
-  offset: number
+  /** The offset added to the local clock to get the exchange's, in milliseconds (set by `syncClock`). */
+  readonly offset: Ref.Ref<number>
 }
 
 /**
@@ -211,7 +218,9 @@ function attempt<I, A, EI extends object, EA>(
     Effect.flatMap(client.limiter.take(plan.bucket, client.frame.identity), (permit) =>
       Effect.withFiber((fiber) => {
         Instrumentation.waited(span, call, fiber, permit.waitedMillis)
-        const now = credentials === undefined ? 0 : fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() + client.offset
+        const now = credentials === undefined
+          ? 0
+          : fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() + Ref.getUnsafe(client.offset)
         const request = Request.outgoing(client.frame, endpoint, prepared, credentials, now)
         return client.signAndSend(plan.name, endpoint.method, request)
       }).pipe(
@@ -267,14 +276,12 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
       signAndSend: sender(config, frame, yield* Signer, yield* HttpTransport),
       limiter: yield* limiterOf(config.rateLimit),
       planOf: Plan.planner(config),
-      offset: 0
+      offset: Ref.makeUnsafe(0)
     }
     const syncClock = ServerTime.sync(
       attempt(client, client.planOf(ServerTime.endpoint), ServerTime.endpoint, Request.empty, undefined, undefined),
       frame.secrets,
-      (offset) => {
-        client.offset = offset
-      }
+      client.offset
     )
     if (config.syncClockOnStart) {
       yield* syncClock.pipe(
@@ -283,7 +290,7 @@ export const make: Effect.Effect<BitgetClient.Service, never, BitgetConfig | Sig
     }
     return BitgetClient.of({
       execute: (endpoint, input) => run(client, syncClock, endpoint, input),
-      clockOffset: Effect.sync(() => client.offset),
+      clockOffset: Ref.get(client.offset),
       syncClock
     })
   })

@@ -134,8 +134,8 @@ export const prepare = <I, A, EI extends object, EA>(
 /** One attempt's request, and for a signed one the prehash its `ACCESS-SIGN` header signs. */
 export interface Outgoing {
   readonly url: string
-  /** Fresh for each attempt: the signature is added to them. */
-  readonly headers: Record<string, string>
+  /** The headers sent, less `ACCESS-SIGN`, which is added to a copy once signed. */
+  readonly headers: Readonly<Record<string, string>>
   readonly body: string | undefined
   readonly toSign: { readonly key: Credentials.SigningKey; readonly prehash: string } | undefined
 }

@@ -5,6 +5,7 @@
 import * as Clock from "effect/Clock"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
+import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { BitgetDecodeError } from "../BitgetError.js"
 import * as Endpoint from "../Endpoint.js"
@@ -30,7 +31,7 @@ export const endpoint = Endpoint.get({
 
 /**
  * Syncs a client's clock: reads the exchange's with `read` (one attempt of
- * `endpoint`), hands `set` the offset to add to the local clock (the
+ * `endpoint`), sets `offset` to what the local clock is to be added (the
  * server's time less the middle of the round trip), logs and returns it.
  *
  * @internal
@@ -38,7 +39,7 @@ export const endpoint = Endpoint.get({
 export const sync = <E>(
   read: Effect.Effect<{ readonly data: unknown }, E>,
   secrets: Scrubber,
-  set: (offset: number) => void
+  offset: Ref.Ref<number>
 ): Effect.Effect<number, E | BitgetDecodeError> =>
   Effect.gen(function*() {
     const before = yield* Clock.currentTimeMillis
@@ -54,8 +55,8 @@ export const sync = <E>(
         })
       )
     )
-    const offset = DateTime.toEpochMillis(server.serverTime) - Math.round((before + after) / 2)
-    set(offset)
-    yield* Effect.logInfo(`clock: synced with the exchange, offset ${offset} ms`)
-    return offset
+    const millis = DateTime.toEpochMillis(server.serverTime) - Math.round((before + after) / 2)
+    yield* Ref.set(offset, millis)
+    yield* Effect.logInfo(`clock: synced with the exchange, offset ${millis} ms`)
+    return millis
   })

@@ -84,8 +84,11 @@ export const countError = (endpoint: string, type: string, code: string, context
   definitions.errors({ endpoint, type, code }).updateUnsafe(1, context)
 
 /**
- * Where a call adds the time it waited for the rate limiter: set by an
- * observed stream around its pages, absent otherwise.
+ * The one channel from a call back up to the stream that made it: where the
+ * call adds the time it waited for the rate limiter. An observed stream sets
+ * it around each page's fetch (`paging/paginate.ts`, to its progress
+ * tracker); the call's instrumentation adds to it once its permit is taken
+ * (`client/instrumentation.ts`). Absent outside an observed stream.
  *
  * @internal
  */
