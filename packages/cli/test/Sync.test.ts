@@ -123,8 +123,19 @@ describe.skipIf(!available && process.env.CI !== "true")("bitget sync", () => {
           for (const order of data.futuresOrders(apiKey, "USDT-FUTURES", kept)) {
             assert.include(futuresIds, order.orderId)
           }
+          // run again: nothing added, the same rows
+          for (const kind of ["futures-orders", "p2p-orders"]) {
+            const again = yield* run(["sync", kind, "--account", "desk-2"], sandbox, env)
+            assert.strictEqual(again.code, 0, again.stderr)
+            assert.match(again.stdout, new RegExp(`^${kind} of desk-2: 0 rows added, .*\\(incremental\\)`), kind)
+          }
+          assert.deepStrictEqual(yield* Effect.provide(ids("bitget_futures_orders", "order_id"), admin), futuresIds)
+          assert.strictEqual(
+            (yield* Effect.provide(ids("bitget_p2p_orders", "order_id"), admin)).length,
+            data.p2pOrders(apiKey).length
+          )
         }),
-      60_000
+      90_000
     )
 
     it.effect(
