@@ -76,13 +76,18 @@ const sessionGone = Effect.gen(function*() {
       { readonly n: number }
     >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'crash-worker'`,
     { until: ([row]) => row!.n === 0, schedule: Schedule.spaced("20 millis") }
+  ).pipe(
+    Effect.timeoutOrElse({
+      duration: "30 seconds",
+      orElse: () => Effect.die(new Error("the killed worker's session is still on the server after 30 s"))
+    })
   )
 })
 
 const kill = (child: ChildProcess) => Effect.sync(() => child.kill("SIGKILL"))
 
 describe.skipIf(!available && process.env.CI !== "true")("a writer killed at random", () => {
-  layer(postgres, { timeout: 120_000, excludeTestServices: true })((it) => {
+  layer(postgres, { timeout: 240_000, excludeTestServices: true })((it) => {
     it.effect("leaves exactly the pages up to the stored checkpoint, never part of one", () =>
       Effect.gen(function*() {
         const server = yield* Postgres
@@ -95,7 +100,17 @@ describe.skipIf(!available && process.env.CI !== "true")("a writer killed at ran
           for (let round = 0; round < rounds; round++) {
             const { child, exit } = start(server.port, opts.database!, server.password)
             // until this run has committed a page of its own, then a random moment later
-            yield* Effect.repeat(storedPage, { until: (page) => page > before, schedule: Schedule.spaced("10 millis") })
+            const exited = () => child.exitCode !== null || child.signalCode !== null
+            yield* Effect.repeat(storedPage, {
+              until: (page) => page > before || exited(),
+              schedule: Schedule.spaced("10 millis")
+            }).pipe(
+              Effect.timeoutOrElse({
+                duration: "60 seconds",
+                orElse: () => Effect.die(new Error(`no page committed within 60 s of round ${round}'s start`))
+              })
+            )
+            if (exited()) assert.fail(`the worker ended before it committed a page: ${(yield* exit).out}`)
             yield* Effect.sleep(`${Math.floor(Math.random() * 300)} millis`)
             const rolledBack = yield* rollbacks
             yield* kill(child)
@@ -125,6 +140,6 @@ describe.skipIf(!available && process.env.CI !== "true")("a writer killed at ran
               `${inTransaction} of ${rounds} kills fell inside an open transaction; final ${(last + 1) * size} rows`
           )
         }).pipe(Effect.provide(database))
-      }), 120_000)
+      }), 240_000)
   })
 })
