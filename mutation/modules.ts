@@ -96,7 +96,7 @@ export const modules: ReadonlyArray<Module> = [
     name: "Schemas",
     package: "core",
     guards: "decimal and timestamp decoding",
-    files: [core("Schemas.ts")],
+    files: [core("Schemas.ts"), core("internal/decimalText.ts"), core("internal/timestampText.ts")],
     tests: [
       coreTest("Schemas.test.ts"),
       coreTest("decimalText.test.ts"),

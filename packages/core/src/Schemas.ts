@@ -14,17 +14,11 @@ import * as Order from "effect/Order"
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaIssue from "effect/SchemaIssue"
-import type * as Types from "effect/Types"
+import * as DecimalText from "./internal/decimalText.js"
 import type { FastDecodeBuild } from "./internal/decoder.js"
 import { absent, bail, leaf, refuse, withFastDecode } from "./internal/decoder.js"
 import { withoutLeadingZeros } from "./internal/ids.js"
-
-/** A decimal in normal form: its sign, its digits without the sign, and its scale. */
-const parts = (value: BigDecimal.BigDecimal) => {
-  const { scale, value: unscaled } = BigDecimal.normalize(value)
-  const negative = unscaled < 0n
-  return { negative, digits: (negative ? -unscaled : unscaled).toString(), scale }
-}
+import { timestampOf } from "./internal/timestampText.js"
 
 /**
  * Formats a decimal in fixed-point notation (`0.00000001`, never `1e-8`).
@@ -42,13 +36,7 @@ const parts = (value: BigDecimal.BigDecimal) => {
  * @since 0.1.0
  * @category schemas
  */
-export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
-  const { digits: abs, negative, scale } = parts(value)
-  const sign = negative ? "-" : ""
-  if (scale <= 0) return sign + abs + "0".repeat(-scale)
-  const padded = abs.padStart(scale + 1, "0")
-  return `${sign}${padded.slice(0, padded.length - scale)}.${padded.slice(padded.length - scale)}`
-}
+export const formatDecimal: (value: BigDecimal.BigDecimal) => string = DecimalText.formatDecimal
 
 /**
  * The length of a decimal's fixed-point form (what `formatDecimal` would
@@ -67,95 +55,11 @@ export const formatDecimal = (value: BigDecimal.BigDecimal): string => {
  * @since 0.1.0
  * @category schemas
  */
-export const fixedPointLength = (value: BigDecimal.BigDecimal): number => {
-  const { digits, negative, scale } = parts(value)
-  return (negative ? 1 : 0) + (scale <= 0 ? digits.length - scale : Math.max(digits.length, scale + 1) + 1)
-}
-
-/**
- * How much longer than its text a decoded decimal's fixed-point form may be:
- * room for exponents a server may write (`1e-8`), not for `1e999999999`.
- */
-const maxExpansion = 64
-
-/**
- * The longest decimal text decoded (far beyond any price or amount; parsing a
- * million digits would hold the event loop for a second).
- */
-const maxDecimalText = 1024
-
-/**
- * The longest fixed-point form a decimal encodes to; past it, encoding fails
- * instead of building a string of that size.
- */
-const maxFixedPointLength = 4096
-
-/** The most digits a plain decimal has on either side of its point. */
-const maxPlainDigits = 40
-
-/** The most decimal digits a JS number always holds exactly (below 2^53). */
-const exactDigits = 15
-
-/** The character codes a plain decimal or timestamp is read from. */
-const minus = 45
-const point = 46
-const zero = 48
-const nine = 57
-
-/**
- * The `BigInt`s of 0 to 1023, built once: small unscaled values (`0`,
- * `0.002`, `0.05`) are common, and a `bigint` is a value, so sharing one is
- * not observable.
- */
-const smallBigInts: ReadonlyArray<bigint> = Array.from({ length: 1024 }, (_, i) => BigInt(i))
-
-/**
- * A decimal from plain text (`-?digits(.digits)?`, at most 40 digits on
- * either side of the point, no `+`, exponent or spaces), read straight into
- * its unscaled value and scale as the digits are scanned (a `BigInt` of a
- * number for up to 15 digits, of the digit string beyond); `undefined` for
- * any other text.
- */
-const plainDecimal = (text: string): BigDecimal.BigDecimal | undefined => {
-  const length = text.length
-  if (length > 2 * maxPlainDigits + 2) return undefined
-  const start = text.charCodeAt(0) === minus ? 1 : 0
-  let dot = -1
-  let unscaled = 0
-  for (let i = start; i < length; i++) {
-    const code = text.charCodeAt(i)
-    if (code >= zero && code <= nine) unscaled = unscaled * 10 + code - zero
-    else if (code === point && dot === -1) dot = i
-    else return undefined
-  }
-  const integer = (dot === -1 ? length : dot) - start
-  const scale = dot === -1 ? 0 : length - dot - 1
-  if (integer < 1 || integer > maxPlainDigits || (dot !== -1 && (scale < 1 || scale > maxPlainDigits))) {
-    return undefined
-  }
-  const value = integer + scale > exactDigits
-    ? BigInt(dot === -1 ? text : text.slice(0, dot) + text.slice(dot + 1))
-    : (start === 0 && unscaled < smallBigInts.length ? smallBigInts[unscaled] : undefined) ??
-      BigInt(start === 1 ? -unscaled : unscaled)
-  return BigDecimal.make(value, scale)
-}
+export const fixedPointLength: (value: BigDecimal.BigDecimal) => number = DecimalText.fixedPointLength
 
 /** The issue of a value a transformation refuses, with the reason. */
 const invalid = (input: unknown, message: string): SchemaIssue.Issue =>
   new SchemaIssue.InvalidValue({ message }, Option.some(input))
-
-/** A decimal from its text or JSON number, or why it is not one. */
-const decimalOf = (input: string | number): BigDecimal.BigDecimal | string => {
-  const plain = typeof input === "string" ? plainDecimal(input) : undefined
-  if (plain !== undefined) return plain
-  const text = typeof input === "number" ? (Number.isFinite(input) ? input.toString() : "") : input.trim()
-  if (text.length > maxDecimalText) return `Expected a decimal number of at most ${maxDecimalText} characters`
-  const parsed = text === "" ? Option.none() : BigDecimal.fromString(text)
-  if (Option.isNone(parsed)) return `Expected a decimal number, got ${JSON.stringify(input)}`
-  return fixedPointLength(parsed.value) > text.length + maxExpansion
-    ? "Expected a decimal number, got an exponent out of range"
-    : parsed.value
-}
 
 /**
  * Formats a decimal in fixed point with as many digits after the point as its
@@ -177,13 +81,7 @@ const decimalOf = (input: string | number): BigDecimal.BigDecimal | string => {
  * @since 0.3.0
  * @category schemas
  */
-export const formatDecimalWithScale = (value: BigDecimal.BigDecimal): string => {
-  if (value.scale <= 0) return formatDecimal(value)
-  const negative = value.value < 0n
-  const padded = (negative ? -value.value : value.value).toString().padStart(value.scale + 1, "0")
-  const point = padded.length - value.scale
-  return `${negative ? "-" : ""}${padded.slice(0, point)}.${padded.slice(point)}`
-}
+export const formatDecimalWithScale: (value: BigDecimal.BigDecimal) => string = DecimalText.formatDecimalWithScale
 
 /**
  * The JSON form of a decoded decimal (see `Json`): `formatDecimalWithScale`'s text,
@@ -192,15 +90,16 @@ export const formatDecimalWithScale = (value: BigDecimal.BigDecimal): string => 
 const decimalJson = () =>
   Schema.link<BigDecimal.BigDecimal>()(Schema.String, {
     decode: SchemaGetter.transformEffect((input: string) => {
-      const decimal = decimalOf(input)
+      const decimal = DecimalText.decimalOf(input)
       return typeof decimal === "string" ? Effect.fail(invalid(input, decimal)) : Effect.succeed(decimal)
     }),
     encode: SchemaGetter.transformEffect((value: BigDecimal.BigDecimal) => {
       // the scale and length are checked before the text is built (it would be as long as they say)
-      const fits = value.scale <= maxFixedPointLength && fixedPointLength(value) <= maxFixedPointLength
-      const text = fits ? formatDecimalWithScale(value) : undefined
-      return text === undefined || text.length > maxFixedPointLength
-        ? Effect.fail(invalid(value, `must have at most ${maxFixedPointLength} characters in fixed point`))
+      const fits = value.scale <= DecimalText.maxFixedPointLength &&
+        DecimalText.fixedPointLength(value) <= DecimalText.maxFixedPointLength
+      const text = fits ? DecimalText.formatDecimalWithScale(value) : undefined
+      return text === undefined || text.length > DecimalText.maxFixedPointLength
+        ? Effect.fail(invalid(value, `must have at most ${DecimalText.maxFixedPointLength} characters in fixed point`))
         : Effect.succeed(text)
     })
   })
@@ -218,18 +117,18 @@ const decimalJson = () =>
 export const Decimal: Schema.Codec<BigDecimal.BigDecimal, string | number> = withFastDecode(
   Schema.Union([Schema.String, Schema.Number]).pipe(Schema.decodeTo(Schema.BigDecimal, {
     decode: SchemaGetter.transformEffect((input: string | number) => {
-      const decimal = decimalOf(input)
+      const decimal = DecimalText.decimalOf(input)
       return typeof decimal === "string" ? Effect.fail(invalid(input, decimal)) : Effect.succeed(decimal)
     }),
     encode: SchemaGetter.transformEffect((value: BigDecimal.BigDecimal) =>
-      fixedPointLength(value) > maxFixedPointLength
-        ? Effect.fail(invalid(value, `must have at most ${maxFixedPointLength} characters in fixed point`))
-        : Effect.succeed(formatDecimal(value))
+      DecimalText.fixedPointLength(value) > DecimalText.maxFixedPointLength
+        ? Effect.fail(invalid(value, `must have at most ${DecimalText.maxFixedPointLength} characters in fixed point`))
+        : Effect.succeed(DecimalText.formatDecimal(value))
     )
   })),
   leaf((input) => {
     if (typeof input !== "string" && typeof input !== "number") return refuse(input)
-    const decimal = decimalOf(input)
+    const decimal = DecimalText.decimalOf(input)
     return typeof decimal === "string" ? bail : decimal
   })
 ).annotate({ identifier: "Decimal", toCodecJson: decimalJson })
@@ -252,7 +151,7 @@ export const requestDigits = { fraction: 18, integer: 24 } as const
  * @category schemas
  */
 export const RequestDecimal = Decimal.check(Schema.makeFilter((d) => {
-  const { digits, scale } = parts(d)
+  const { digits, scale } = DecimalText.parts(d)
   if (scale > requestDigits.fraction) return `must have at most ${requestDigits.fraction} digits after the point`
   return digits.length - scale <= requestDigits.integer ||
     `must have at most ${requestDigits.integer} digits before the point`
@@ -277,69 +176,6 @@ export const PositiveDecimal = RequestDecimal.check(
 export const NonNegativeDecimal = RequestDecimal.check(
   Schema.makeFilter((d) => !BigDecimal.isNegative(d) || "must not be negative", { identifier: "NonNegativeDecimal" })
 )
-
-const millisPattern = /^-?\d+$/
-
-/** The largest distance from 1970 a `Date` (and so a `DateTime`) can hold, in milliseconds. */
-const maxDateMillis = 8.64e15
-
-/** An instant as `DateTime.makeUnsafe` builds it, the template of `utc`. */
-const epoch = DateTime.makeUnsafe(0)
-
-/** The prototype of every `DateTime.Utc`. */
-const utcPrototype: object = Object.getPrototypeOf(epoch)
-
-/** The own properties of the template after its time (`partsUtc`, a cache `DateTime` fills in). */
-const utcTail = Reflect.ownKeys(epoch).slice(1).flatMap((key) => {
-  const descriptor = Reflect.getOwnPropertyDescriptor(epoch, key)
-  return descriptor === undefined ? [] : [[key, descriptor] as const]
-})
-
-/**
- * Builds a `DateTime.Utc` of a valid millisecond count (a safe integer
- * within `maxDateMillis` of 1970) exactly as `DateTime.makeUnsafe` does:
- * the same prototype and own properties, with their attributes, in the same
- * order, but without the round trip through a `Date` and its checks. Falls
- * back to `DateTime.makeUnsafe` should its template not be the shape this
- * expects (the time first, as a plain property).
- */
-const utc: (millis: number) => DateTime.Utc = Reflect.ownKeys(epoch)[0] === "epochMilliseconds" &&
-    Reflect.getOwnPropertyDescriptor(epoch, "epochMilliseconds")?.enumerable === true
-  ? (millis) => {
-    const time: Types.Mutable<DateTime.Utc> = Object.create(utcPrototype)
-    time.epochMilliseconds = millis === 0 ? 0 : millis // -0 is 1970, as a `Date` reads it
-    for (const [key, descriptor] of utcTail) Object.defineProperty(time, key, descriptor)
-    return time
-  }
-  : DateTime.makeUnsafe
-
-/**
- * The millisecond count of plain timestamp text (`-?digits`, up to 15
- * digits, always a valid time), read as the digits are scanned; `NaN` for
- * any other text.
- */
-const plainMillis = (text: string): number => {
-  const length = text.length
-  const start = text.charCodeAt(0) === minus ? 1 : 0
-  if (length === start || length - start > exactDigits) return Number.NaN
-  let millis = 0
-  for (let i = start; i < length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < zero || code > nine) return Number.NaN
-    millis = millis * 10 + code - zero
-  }
-  return start === 1 ? -millis : millis
-}
-
-/** A time from its millisecond text or JSON integer, or `undefined`. */
-const timestampOf = (input: string | number): DateTime.Utc | undefined => {
-  let millis = typeof input === "number" ? input : plainMillis(input)
-  if (Number.isNaN(millis) && typeof input === "string") {
-    const text = input.trim()
-    millis = millisPattern.test(text) ? Number(text) : Number.NaN
-  }
-  return Number.isSafeInteger(millis) && Math.abs(millis) <= maxDateMillis ? utc(millis) : undefined
-}
 
 /**
  * A Unix-millisecond timestamp carried as a string (a JSON integer is accepted
