@@ -59,7 +59,7 @@ export const modules: ReadonlyArray<Module> = [
     name: "envelope",
     package: "core",
     guards: "envelope, error classification",
-    files: [core("client/envelope.ts"), core("BitgetError.ts")],
+    files: [core("client/envelope.ts"), core("BitgetError.ts"), core("FailureText.ts")],
     tests: [coreTest("BitgetError.test.ts"), coreTest("envelope.test.ts")],
     threshold: 90
   },

@@ -5,7 +5,7 @@
  * error naming it, in one line and exit code 2, not a stack trace. (Under
  * Deno itself: `npx -y deno@2 run --allow-env=BITGET_*,NO_COLOR,FORCE_COLOR,TERM …`.)
  */
-import { describeFailure } from "@bitget-effect/core/BitgetError"
+import { describe as describeFailure } from "@bitget-effect/core/FailureText"
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Config, Effect, Option } from "effect"
 import * as Environment from "../src/internal/environment.js"

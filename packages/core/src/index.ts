@@ -62,6 +62,13 @@ export * as Credentials from "./Credentials.js"
 export * as Endpoint from "./Endpoint.js"
 
 /**
+ * Failures as text for people: what failed and what to do.
+ *
+ * @since 0.3.0
+ */
+export * as FailureText from "./FailureText.js"
+
+/**
  * Spot 24-hour fund net flow.
  *
  * @since 0.1.0

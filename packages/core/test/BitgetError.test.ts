@@ -2,13 +2,14 @@ import { assert, describe, it } from "@effect/vitest"
 import { Cause, Config, ConfigProvider, DateTime, Duration, Option, Schema, SchemaAST, SchemaIssue } from "effect"
 import { BatchCancelPartialFailure } from "../src/BatchCancel.js"
 import * as BitgetError from "../src/BitgetError.js"
+import * as FailureText from "../src/FailureText.js"
 
 const endpoint = "GET /api/v2/tax/spot-record"
 
-describe("BitgetError.describeFailure", () => {
+describe("FailureText.describe", () => {
   it("an exchange error: its message, then what to do for its kind", () => {
     const error = BitgetError.apiError({ endpoint, code: "40009", msg: "sign signature error" })
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(error)), [
+    assert.deepStrictEqual(FailureText.describe(Cause.fail(error)), [
       "error: GET /api/v2/tax/spot-record failed with code 40009 (Auth, HTTP 400): sign signature error",
       "hint: check the API key, its secret (or RSA key) and passphrase: BITGET_API_KEY, BITGET_API_PASSPHRASE and BITGET_API_SECRET (or BITGET_RSA_PRIVATE_KEY)"
     ])
@@ -16,7 +17,7 @@ describe("BitgetError.describeFailure", () => {
 
   it("an unknown code: the message alone, the code kept verbatim", () => {
     const error = BitgetError.apiError({ endpoint, code: "99999", msg: "new" })
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(error)), [
+    assert.deepStrictEqual(FailureText.describe(Cause.fail(error)), [
       "error: GET /api/v2/tax/spot-record failed with code 99999 (Unknown, HTTP 400): new"
     ])
   })
@@ -24,7 +25,7 @@ describe("BitgetError.describeFailure", () => {
   it("a signed call without credentials says which variables to set", () => {
     const error = new BitgetError.BitgetRequestError({ endpoint, reason: "NoCredentials", issue: "needs credentials" })
     assert.match(
-      BitgetError.describeFailure(Cause.fail(error))[1]!,
+      FailureText.describe(Cause.fail(error))[1]!,
       /^hint: signed operations need credentials: set BITGET_API_KEY/
     )
   })
@@ -44,14 +45,14 @@ describe("BitgetError.describeFailure", () => {
         ])
       )
     )
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(error)), [
+    assert.deepStrictEqual(FailureText.describe(Cause.fail(error)), [
       "error: bad configuration: BITGET_TIMEOUT: Expected a duration but received \"soon\"; BITGET_API_PASSPHRASE: incomplete credentials"
     ])
   })
 
   it("an interruption says nothing; a defect keeps its trace", () => {
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.interrupt()), [])
-    const [line] = BitgetError.describeFailure(Cause.die(new TypeError("a bug")))
+    assert.deepStrictEqual(FailureText.describe(Cause.interrupt()), [])
+    const [line] = FailureText.describe(Cause.die(new TypeError("a bug")))
     assert.include(line, "TypeError: a bug")
   })
 
@@ -59,14 +60,14 @@ describe("BitgetError.describeFailure", () => {
     const failure = (reason: BitgetError.BitgetTransportError["reason"], description: string) =>
       new BitgetError.BitgetTransportError({ endpoint, reason, sent: true, description })
     assert.deepStrictEqual(
-      BitgetError.describeFailure(Cause.fail(failure("Network", "request transport failure (ECONNRESET)"))),
+      FailureText.describe(Cause.fail(failure("Network", "request transport failure (ECONNRESET)"))),
       [
         "error: GET /api/v2/tax/spot-record transport failure (Network): request transport failure (ECONNRESET)",
         "hint: check that the base URL is right and reachable (BITGET_BASE_URL)"
       ]
     )
     const unexpected = failure("Unexpected", "request transport failure: TypeError: agent.request is not a function")
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(unexpected)), [
+    assert.deepStrictEqual(FailureText.describe(Cause.fail(unexpected)), [
       "error: GET /api/v2/tax/spot-record transport failure (Unexpected): request transport failure: TypeError: agent.request is not a function",
       "hint: not a network failure, so not retried: a bug, or a runtime this transport does not support; the message names the cause"
     ])
@@ -80,10 +81,10 @@ describe("BitgetError.describeFailure", () => {
       description: "cannot send here"
     })
     assert.deepStrictEqual(
-      BitgetError.describeFailure(Cause.die(error)),
-      BitgetError.describeFailure(Cause.fail(error))
+      FailureText.describe(Cause.die(error)),
+      FailureText.describe(Cause.fail(error))
     )
-    assert.strictEqual(BitgetError.describeFailure(Cause.die(error)).length, 2)
+    assert.strictEqual(FailureText.describe(Cause.die(error)).length, 2)
   })
 
   it("isBitgetError tells the family from anything else", () => {
@@ -163,8 +164,8 @@ describe("BitgetError.classify: every code the exchange notes list, in its famil
   })
 })
 
-describe("BitgetError.hint: each family its own advice", () => {
-  const hintOf = (code: string) => BitgetError.hint(BitgetError.apiError({ endpoint, code, msg: "m" }))
+describe("FailureText.hint: each family its own advice", () => {
+  const hintOf = (code: string) => FailureText.hint(BitgetError.apiError({ endpoint, code, msg: "m" }))
 
   it("an exchange error's hint follows its kind; none where the message says it all", () => {
     const phrases: ReadonlyArray<readonly [string, string]> = [
@@ -196,9 +197,9 @@ describe("BitgetError.hint: each family its own advice", () => {
       [new BitgetError.RateLimitWaitExceeded({ endpoint, key: "k", maxWait }), "rateLimit.maxWait"],
       [new BitgetError.RateLimiterStoreError({ issue: "i" }), "Redis"]
     ]
-    for (const [error, phrase] of phrases) assert.include(BitgetError.hint(error), phrase, error._tag)
-    assert.strictEqual(new Set(phrases.map(([error]) => BitgetError.hint(error))).size, phrases.length)
-    assert.strictEqual(BitgetError.hint(transport("Network")), BitgetError.hint(transport("Connect")))
+    for (const [error, phrase] of phrases) assert.include(FailureText.hint(error), phrase, error._tag)
+    assert.strictEqual(new Set(phrases.map(([error]) => FailureText.hint(error))).size, phrases.length)
+    assert.strictEqual(FailureText.hint(transport("Network")), FailureText.hint(transport("Connect")))
   })
 })
 
@@ -284,17 +285,17 @@ describe("BitgetError predicates", () => {
   })
 })
 
-describe("BitgetError.describeFailure: anything else", () => {
+describe("FailureText.describe: anything else", () => {
   it("a failure outside the family: its message, or its text", () => {
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(new Error("boom"))), ["error: boom"])
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail("plain")), ["error: plain"])
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail({ message: 42 })), ["error: 42"])
+    assert.deepStrictEqual(FailureText.describe(Cause.fail(new Error("boom"))), ["error: boom"])
+    assert.deepStrictEqual(FailureText.describe(Cause.fail("plain")), ["error: plain"])
+    assert.deepStrictEqual(FailureText.describe(Cause.fail({ message: 42 })), ["error: 42"])
   })
 
   it("a failure alongside an interruption is still described", () => {
     const error = BitgetError.apiError({ endpoint, code: "99999", msg: "new" })
     assert.deepStrictEqual(
-      BitgetError.describeFailure(Cause.combine(Cause.interrupt(), Cause.fail(error))),
+      FailureText.describe(Cause.combine(Cause.interrupt(), Cause.fail(error))),
       [`error: ${error.message}`]
     )
   })
@@ -303,17 +304,17 @@ describe("BitgetError.describeFailure: anything else", () => {
     const missing = new Config.ConfigError(
       new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: "no value" }))
     )
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(missing)), ["error: bad configuration: no value"])
+    assert.deepStrictEqual(FailureText.describe(Cause.fail(missing)), ["error: bad configuration: no value"])
     const nested = new Config.ConfigError(
       new Schema.SchemaError(
         new SchemaIssue.Pointer(["rateLimit", "maxWait"], new SchemaIssue.InvalidValue({ message: "too long" }))
       )
     )
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(nested)), [
+    assert.deepStrictEqual(FailureText.describe(Cause.fail(nested)), [
       "error: bad configuration: rateLimit.maxWait: too long"
     ])
     const unreadable = new Config.ConfigError(new ConfigProvider.SourceError({ message: "cannot read .env" }))
-    assert.deepStrictEqual(BitgetError.describeFailure(Cause.fail(unreadable)), [
+    assert.deepStrictEqual(FailureText.describe(Cause.fail(unreadable)), [
       "error: bad configuration: cannot read .env"
     ])
   })

@@ -1,4 +1,4 @@
-import { BitgetError, Credentials, Symbols, TaxRecords } from "@bitget-effect/core"
+import { BitgetError, Credentials, FailureText, Symbols, TaxRecords } from "@bitget-effect/core"
 import { BitgetNode } from "@bitget-effect/platform-node"
 import { Cause, Console, DateTime, Effect } from "effect"
 
@@ -24,7 +24,7 @@ const program = Effect.gen(function*() {
   yield* Console.log(`${refused._tag}: ${refused.message}`)
 
   // for a person: what failed and what to do, never a secret
-  yield* Console.log(BitgetError.describeFailure(Cause.fail(refused)).join("\n"))
+  yield* Console.log(FailureText.describe(Cause.fail(refused)).join("\n"))
 })
 
 program.pipe(

@@ -1,4 +1,4 @@
-import { BitgetError, BitgetFetch, Symbols, TaxRecords } from "@bitget-effect/core"
+import { BitgetFetch, FailureText, Symbols, TaxRecords } from "@bitget-effect/core"
 import { Console, DateTime, Effect, Exit, Stream } from "effect"
 
 const program = Effect.gen(function*() {
@@ -13,7 +13,7 @@ const program = Effect.gen(function*() {
 // fetch and WebCrypto only: this file runs as it is on Node, Bun and Deno, configured by the BITGET_* variables
 const main = program.pipe(
   Effect.provide(BitgetFetch.layerConfig()),
-  Effect.tapCause((cause) => Effect.forEach(BitgetError.describeFailure(cause), (line) => Console.error(line)))
+  Effect.tapCause((cause) => Effect.forEach(FailureText.describe(cause), (line) => Console.error(line)))
 )
 
 Effect.runPromiseExit(main).then((exit) => {

@@ -1,4 +1,4 @@
-import { BitgetError, BitgetFetch, RateLimiter, Symbols, TaxRecords } from "@bitget-effect/core"
+import { BitgetFetch, FailureText, RateLimiter, Symbols, TaxRecords } from "@bitget-effect/core"
 import { ConfigProvider, DateTime, Effect, Layer } from "effect"
 
 /** The worker's bindings: BITGET_API_KEY, BITGET_API_SECRET and BITGET_API_PASSPHRASE as secrets, other BITGET_* as vars. */
@@ -22,7 +22,7 @@ export default {
       Effect.provide(BitgetFetch.layerConfig().pipe(Layer.provide(limits))),
       Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)), // not process.env
       Effect.catchCause((cause) =>
-        Effect.succeed(new Response(BitgetError.describeFailure(cause).join("\n"), { status: 502 }))
+        Effect.succeed(new Response(FailureText.describe(cause).join("\n"), { status: 502 }))
       ),
       Effect.runPromise
     )

@@ -9,7 +9,7 @@
  */
 import * as BitgetClient from "@bitget-effect/core/BitgetClient"
 import * as BitgetConfig from "@bitget-effect/core/BitgetConfig"
-import * as BitgetError from "@bitget-effect/core/BitgetError"
+import * as FailureText from "@bitget-effect/core/FailureText"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import type * as Config from "effect/Config"
@@ -78,7 +78,7 @@ const raised = (reason: Cause.Reason<unknown>): unknown =>
 
 /**
  * A failed program's cause as lines for a person, as core's
- * `BitgetError.describeFailure` writes them, except that a Node.js too old
+ * `FailureText.describe` writes them, except that a Node.js too old
  * for undici (`UndiciTransport.isUnsupportedNode`, raised as a failure or a
  * defect) is one line: the version, the supported range and the layer to use.
  *
@@ -100,7 +100,7 @@ const raised = (reason: Cause.Reason<unknown>): unknown =>
  */
 export const describeFailure = (cause: Cause.Cause<unknown>): ReadonlyArray<string> => {
   const oldNode = cause.reasons.map(raised).find(UndiciTransport.isUnsupportedNode)
-  return oldNode === undefined ? BitgetError.describeFailure(cause) : [`error: ${oldNode.description}`]
+  return oldNode === undefined ? FailureText.describe(cause) : [`error: ${oldNode.description}`]
 }
 
 /**

@@ -7,6 +7,7 @@
  * module that throws, which vitest reports as its own error).
  */
 import * as BitgetError from "@bitget-effect/core/BitgetError"
+import * as FailureText from "@bitget-effect/core/FailureText"
 import * as Symbols from "@bitget-effect/core/Symbols"
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Effect, Exit } from "effect"
@@ -86,12 +87,12 @@ describe("checkNodeVersion", () => {
       assert.deepStrictEqual(BitgetNode.describeFailure(Cause.fail(error)), [line])
       assert.deepStrictEqual(BitgetNode.describeFailure(Cause.die(error)), [line])
       // core's description of it stays readable
-      assert.match(BitgetError.describeFailure(Cause.die(error))[0] ?? "", /^error: Node\.js transport failure/)
+      assert.match(FailureText.describe(Cause.die(error))[0] ?? "", /^error: Node\.js transport failure/)
     }))
 
   it("BitgetNode.describeFailure describes any other failure as core does", () => {
     const other = Cause.fail(BitgetError.apiError({ endpoint: "GET /x", code: "40009", msg: "sign signature error" }))
-    assert.deepStrictEqual(BitgetNode.describeFailure(other), BitgetError.describeFailure(other))
+    assert.deepStrictEqual(BitgetNode.describeFailure(other), FailureText.describe(other))
     assert.deepStrictEqual(BitgetNode.describeFailure(Cause.interrupt(0)), [])
   })
 })

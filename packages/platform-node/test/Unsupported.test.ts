@@ -4,7 +4,7 @@
  * one line naming the layer to use instead, and no call is made. The stand-in
  * is faked here, as Bun has it.
  */
-import * as BitgetError from "@bitget-effect/core/BitgetError"
+import * as FailureText from "@bitget-effect/core/FailureText"
 import * as Symbols from "@bitget-effect/core/Symbols"
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Effect, Exit } from "effect"
@@ -29,7 +29,7 @@ describe("BitgetNode on a runtime without Node's undici", () => {
         assert.isFalse(ran)
         assert.isTrue(Exit.isFailure(exit))
         if (Exit.isFailure(exit)) {
-          assert.deepStrictEqual(BitgetError.describeFailure(exit.cause), [
+          assert.deepStrictEqual(FailureText.describe(exit.cause), [
             "error: undici transport failure (Unexpected): this runtime's undici cannot send requests " +
             "(its Agent has no request method, as under Bun): use BitgetFetch.layer from @bitget-effect/core " +
             "(fetch and WebCrypto) instead of BitgetNode.layer",
