@@ -86,19 +86,15 @@ export const identifierKind = (order: OrderRef): IdentifierKind => order.orderId
 const referenceKey = (kind: IdentifierKind, value: string | undefined): string | undefined =>
   value === undefined || kind === "clientOid" ? value : withoutLeadingZeros(value)
 
-const checkBatch = (
-  request: {
-    readonly symbol?: string | undefined
-    readonly batchMode?: BatchMode | undefined
-    readonly orderList: ReadonlyArray<OrderRef>
-  }
-): ReadonlyArray<Schema.FilterIssue> => {
-  const { orderList, symbol } = request
-  const first = orderList[0]
-  if (first === undefined) return [{ path: ["orderList"], issue: "orderList needs at least one order" }]
-  if (orderList.length > maxOrders) {
-    return [{ path: ["orderList"], issue: `orderList may hold at most ${maxOrders} orders, got ${orderList.length}` }]
-  }
+/** A batch as checked: its symbol, its mode and its orders. */
+interface BatchShape {
+  readonly symbol?: string | undefined
+  readonly batchMode?: BatchMode | undefined
+  readonly orderList: ReadonlyArray<OrderRef>
+}
+
+/** Orders named by neither identifier, or by both. */
+const unnamedOrders = (orderList: ReadonlyArray<OrderRef>): Array<Schema.FilterIssue> => {
   const unnamed: Array<Schema.FilterIssue> = []
   orderList.forEach((order, index) => {
     if (order.orderId !== undefined && order.clientOid !== undefined) {
@@ -107,9 +103,12 @@ const checkBatch = (
       unnamed.push({ path: ["orderList", index], issue: "an order needs an orderId or a clientOid" })
     }
   })
-  if (unnamed.length > 0) return unnamed
+  return unnamed
+}
+
+/** Orders named by another kind than the first one's, or naming an order already named. */
+const identifierIssues = (orderList: ReadonlyArray<OrderRef>, kind: IdentifierKind): Array<Schema.FilterIssue> => {
   const issues: Array<Schema.FilterIssue> = []
-  const kind = identifierKind(first)
   const seen = new Set<string | undefined>()
   orderList.forEach((order, index) => {
     const own = identifierKind(order)
@@ -127,7 +126,13 @@ const checkBatch = (
     }
     seen.add(key)
   })
-  if ((request.batchMode ?? "single") === "single") {
+  return issues
+}
+
+/** The symbols a batch's mode asks for: the top-level one in single mode (the orders' agreeing), each order's in multiple. */
+const symbolIssues = ({ batchMode, orderList, symbol }: BatchShape): Array<Schema.FilterIssue> => {
+  const issues: Array<Schema.FilterIssue> = []
+  if ((batchMode ?? "single") === "single") {
     if (symbol === undefined) {
       issues.push({ path: ["symbol"], issue: "single mode (the default) needs the top-level symbol" })
     } else {
@@ -148,6 +153,19 @@ const checkBatch = (
     })
   }
   return issues
+}
+
+/** Every problem of a batch: its size first, then unnamed orders, then identifiers and symbols together. */
+const checkBatch = (request: BatchShape): ReadonlyArray<Schema.FilterIssue> => {
+  const { orderList } = request
+  const first = orderList[0]
+  if (first === undefined) return [{ path: ["orderList"], issue: "orderList needs at least one order" }]
+  if (orderList.length > maxOrders) {
+    return [{ path: ["orderList"], issue: `orderList may hold at most ${maxOrders} orders, got ${orderList.length}` }]
+  }
+  const unnamed = unnamedOrders(orderList)
+  if (unnamed.length > 0) return unnamed
+  return [...identifierIssues(orderList, identifierKind(first)), ...symbolIssues(request)]
 }
 
 /**

@@ -149,6 +149,20 @@ const messageText = (message: unknown): string =>
     .map((part) => (typeof part === "string" ? part : Inspectable.toStringUnknown(part)))
     .join(" ")
 
+/** The view's timer until the scope closes: a bar redrawn ten times a second, or a line every five seconds. */
+const redraws = (mode: Mode, draw: () => void, printLine: () => void): Effect.Effect<void, never, Scope.Scope> => {
+  switch (mode) {
+    case "bar":
+      return Effect.asVoid(Effect.forkScoped(Effect.repeat(Effect.sync(draw), Schedule.spaced("100 millis"))))
+    case "lines":
+      return Effect.asVoid(Effect.forkScoped(
+        Effect.repeat(Effect.sync(printLine), Schedule.spaced("5 seconds")).pipe(Effect.delay("5 seconds"))
+      ))
+    default:
+      return Effect.void
+  }
+}
+
 /**
  * Starts a view that renders `snapshot()` on its own timer until the scope
  * closes (a bar is erased then, so that what follows starts on a clean line).
@@ -190,15 +204,7 @@ export const make = (options: {
         write(`${text}\n`)
       }
     }
-    if (mode === "bar") {
-      yield* Effect.forkScoped(Effect.repeat(Effect.sync(draw), Schedule.spaced("100 millis")))
-    } else if (mode === "lines") {
-      yield* Effect.forkScoped(
-        Effect.repeat(Effect.sync(() => print(line(snapshot()))), Schedule.spaced("5 seconds")).pipe(
-          Effect.delay("5 seconds")
-        )
-      )
-    }
+    yield* redraws(mode, draw, () => print(line(snapshot())))
     const stop = () => {
       stopped = true
       if (bar !== "") write(eraseLine)
