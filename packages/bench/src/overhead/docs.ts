@@ -34,7 +34,7 @@ const about = (r: Results): ReadonlyArray<string> => [
   "process of its own. The difference is what bitget-effect's typed values (decimals as `BigDecimal`, times as `DateTime`, open " +
   "enums, `Option` for unset fields) cost over plain objects of strings.",
   `- **Walking ${count(r)} tax records**: bitget-effect's \`TaxRecords.stream\` over one day ` +
-  "(one window) consumed with `Stream.runCount`, on each of its columns; the floor, ccxt and bitget-api loop " +
+  "(one window) consumed with `Stream.runCount`, on each of its columns; the floor, ccxt raw and bitget-api loop " +
   "over pages with `idLessThan` set to the last id until a short page, as a user of a client without a stream " +
   "would. One walk per client, each in a fresh process; peak RSS is `process.resourceUsage().maxRSS`, so it " +
   "includes the runtime and the modules the client loads, and nothing else: the workers are the bench's " +
@@ -74,14 +74,29 @@ const setup = [
   "npm registry (`npx -y bun@1`, `npx -y deno@2 run --allow-all`). Their ratios are to the " +
   "floor on Node: what the same program costs when it moves to that runtime. A runtime that cannot be fetched " +
   "(no network, say) is left out (its columns read —) and the run names the reason; it never fails the run.",
-  "- **ccxt**: `new ccxt.bitget({ ..., enableRateLimit: false, urls: { api: <all twelve sections> }, " +
+  "- **ccxt raw**: `new ccxt.bitget({ ..., enableRateLimit: false, urls: { api: <all twelve sections> }, " +
   "options: { uta: false } })`, called through its implicit methods (e.g. `privateTaxGetV2TaxSpotRecord`), " +
-  "which sign and `JSON.parse` but do not build ccxt's unified structures.",
+  "which sign and `JSON.parse` but leave the exchange's JSON as it came (every price, size and time a string): " +
+  "less work than bitget-effect's decoding.",
+  "- **ccxt unified**: the same class through the unified methods that build ccxt's structures, the work that " +
+  "compares with bitget-effect's decoding. Symbols: `fetchMarkets()` with `options.fetchMarkets.types = " +
+  "['spot']`, which reads `/api/v2/spot/public/symbols` and, at the same time, `/api/v2/margin/currencies` (the " +
+  "responder answers it with an empty list); the 1-record row passes `{ symbol: 'BTCUSDT' }` through. Futures: " +
+  "`fetchCanceledAndClosedOrders(undefined, undefined, 100, { type: 'swap', productType: 'USDT-FUTURES' })`, the " +
+  "same `/api/v2/mix/order/orders-history` request as the other columns (`fetchClosedOrders` drops the cancelled " +
+  "orders; a symbol would drop the page's other symbol). Batch cancel: `cancelOrders(ids, 'BTC/USDT')` on " +
+  "`/api/v2/spot/trade/batch-cancel-order` (it parses the `successList` only). Its spot and swap markets are " +
+  "loaded once before anything is timed, as a user does; a timed call sends only its own requests (the bench's " +
+  "tests check which). ccxt's structures hold prices, amounts, fees and rates as JavaScript numbers (binary " +
+  "floating point), times as integer milliseconds plus an ISO-8601 string, ids and enums as strings and absent " +
+  "values as `undefined`, the raw record kept in `info`; bitget-effect's hold exact `BigDecimal`s, `DateTime.Utc`, " +
+  "open enums and `Option`. The tax rows have no unified cell: ccxt's `fetchLedger` reads another endpoint " +
+  "(`/api/v2/spot/account/bills`, spot bills, not the tax records), so its figure would not be the row's work.",
   "- **bitget-api**: `new RestClientV2({ apiKey, apiSecret, apiPass, baseUrl }, { httpAgent: <keep-alive " +
   "http.Agent> })` (axios). Its `getSpotSymbolInfo` signs even though the endpoint is public.",
   "",
   "Figures are printed, never asserted. A ratio is a client's median over the floor's median; `—` means the " +
-  "client has no method for the row."
+  "client has no method for the row (ccxt unified: no unified method on that endpoint, and no walk)."
 ]
 
 /** The first line of the generated section of docs/benchmarks.md. */
@@ -101,8 +116,9 @@ export const overheadSection = (r: Results, elapsedSeconds: number): string =>
     wrap(
       "What bitget-effect costs per call over the raw minimum, on both its layers (`BitgetNode`: undici and " +
         "`node:crypto`; `BitgetFetch`: `fetch` and WebCrypto, also on Bun and Deno), next to the two clients " +
-        "people use today, [ccxt](https://github.com/ccxt/ccxt) and " +
-        "[bitget-api](https://github.com/tiagosiebler/bitget-api). The floor is raw undici plus `JSON.parse` on " +
+        "people use today, [ccxt](https://github.com/ccxt/ccxt) (raw, and unified: parsing into its structures, " +
+        "the same work as bitget-effect's decoding) and [bitget-api](https://github.com/tiagosiebler/bitget-api). " +
+        "The floor is raw undici plus `JSON.parse` on " +
         "Node: no client on Node goes below it against the same server. Beside the tax-record walk, the same walk " +
         "synced into Postgres by `@bitget-effect/sql`: what a database adds to it."
     ),

@@ -134,6 +134,54 @@ export const futuresData = () => {
   return { entrustedList, endId: entrustedList.at(-1)?.orderId ?? "" }
 }
 
+/** The perpetual contracts of the futures page's orders (both in `USDT-FUTURES`). */
+const contractSymbols = ["BTCUSDT", "ETHUSDT"]
+
+/** One USDT-margined perpetual contract, in the shape of `/api/v2/mix/market/contracts`. */
+const contractRecord = (symbol: string) => ({
+  symbol,
+  baseCoin: symbol.slice(0, -4),
+  quoteCoin: "USDT",
+  buyLimitPriceRatio: "0.01",
+  sellLimitPriceRatio: "0.01",
+  feeRateUpRatio: "0.005",
+  makerFeeRate: "0.0002",
+  takerFeeRate: "0.0006",
+  openCostUpRatio: "0.01",
+  supportMarginCoins: ["USDT"],
+  minTradeNum: "0.001",
+  priceEndStep: "1",
+  volumePlace: "3",
+  pricePlace: "1",
+  sizeMultiplier: "0.001",
+  symbolType: "perpetual",
+  minTradeUSDT: "5",
+  maxSymbolOrderNum: "200",
+  maxProductOrderNum: "400",
+  maxPositionNum: "150",
+  symbolStatus: "normal",
+  offTime: "-1",
+  limitOpenTime: "-1",
+  deliveryTime: "",
+  deliveryStartTime: "",
+  deliveryPeriod: "",
+  launchTime: "",
+  fundInterval: "8",
+  minLever: "1",
+  maxLever: "125",
+  posLimit: "0.05",
+  maintainTime: ""
+})
+
+/**
+ * The `data` of the contracts answer of a product type: the two contracts of
+ * the futures page for `USDT-FUTURES`, none for the others. Only ccxt's
+ * unified client asks, loading its markets once before it is timed, so that
+ * it can name the futures orders' markets.
+ */
+export const contractsData = (type: string | undefined): ReadonlyArray<ReturnType<typeof contractRecord>> =>
+  type === productType ? contractSymbols.map(contractRecord) : []
+
 /** The `data` of the batch-cancel answer: every order of `cancelOrderIds` cancelled. */
 export const batchCancelData = () => ({
   successList: cancelOrderIds.map((orderId, i) => ({ orderId, clientOid: `bench-cancel-${i}` })),

@@ -1,8 +1,8 @@
 /**
  * The per-call overhead benchmark: bitget-effect (on `BitgetNode`, and on
  * `BitgetFetch` under Node, Bun and Deno) against raw undici (the floor), ccxt
- * and bitget-api, each in its own process, against a static responder in
- * another; and the tax-record walk synced into a Postgres the bench starts
+ * (raw and unified) and bitget-api, each in its own process, against a static
+ * responder in another; and the tax-record walk synced into a Postgres the bench starts
  * and stops (skipped, saying why, without PostgreSQL). Prints ratio and
  * absolute tables; at full size also rewrites the overhead section of
  * docs/benchmarks.md. Figures are never asserted: only a crash (or a count

@@ -84,7 +84,7 @@ export const rows: ReadonlyArray<Row> = [
 export type Runtime = "node" | "bun" | "deno"
 
 /** The client modules a worker can load (`clients/<name>.ts`). */
-export type Implementation = "floor" | "bitgetNode" | "bitgetFetch" | "ccxt" | "bitgetApi"
+export type Implementation = "floor" | "bitgetNode" | "bitgetFetch" | "ccxt" | "ccxtUnified" | "bitgetApi"
 
 /** A compared client: its column, the module its worker loads, and the runtime the worker runs on. */
 export interface ClientPlan {
@@ -98,7 +98,8 @@ export const clients = [
   { name: "floor", implementation: "floor", runtime: "node" },
   { name: "BitgetNode", implementation: "bitgetNode", runtime: "node" },
   { name: "BitgetFetch", implementation: "bitgetFetch", runtime: "node" },
-  { name: "ccxt", implementation: "ccxt", runtime: "node" },
+  { name: "ccxt raw", implementation: "ccxt", runtime: "node" },
+  { name: "ccxt unified", implementation: "ccxtUnified", runtime: "node" },
   { name: "bitget-api", implementation: "bitgetApi", runtime: "node" },
   { name: "BitgetFetch on Bun", implementation: "bitgetFetch", runtime: "bun" },
   { name: "BitgetFetch on Deno", implementation: "bitgetFetch", runtime: "deno" }

@@ -15,6 +15,7 @@ const loaders: Readonly<Record<Implementation, () => Promise<{ readonly make: Ma
   bitgetNode: () => import("./clients/bitgetNode.js"),
   bitgetFetch: () => import("./clients/bitgetFetch.js"),
   ccxt: () => import("./clients/ccxt.js"),
+  ccxtUnified: () => import("./clients/ccxtUnified.js"),
   bitgetApi: () => import("./clients/bitgetApi.js")
 }
 

@@ -1,7 +1,8 @@
 /**
  * ccxt's bitget class with every API section pointed at the responder and
  * its rate limiter off, called through the implicit (raw) methods: they sign
- * and parse, but do not turn the answer into ccxt's unified structures.
+ * and parse, but do not turn the answer into ccxt's unified structures (the
+ * "ccxt raw" column; `ccxtUnified.ts` is the other).
  */
 import ccxt from "ccxt"
 import * as Fixtures from "../fixtures.js"
@@ -11,19 +12,26 @@ import { taxWindow } from "./Client.js"
 
 const sections = ["spot", "mix", "user", "p2p", "broker", "margin", "common", "tax", "convert", "copy", "earn", "uta"]
 
-/** The ccxt client. */
-export const make: MakeClient = (baseUrl) => {
-  const exchange = new ccxt.bitget({
+/**
+ * ccxt's bitget class against `baseUrl`: the bench's key, rate limiting off,
+ * the classic (not unified-trading) account; `options` add to ccxt's own.
+ */
+export const exchange = (baseUrl: string, options: Readonly<Record<string, unknown>> = {}) =>
+  new ccxt.bitget({
     apiKey: Fixtures.credentials.apiKey,
     secret: Fixtures.credentials.secret,
     password: Fixtures.credentials.passphrase,
     enableRateLimit: false,
     urls: { api: Object.fromEntries(sections.map((section) => [section, baseUrl])) },
-    options: { uta: false }
+    options: { uta: false, ...options }
   })
+
+/** The ccxt client through its implicit methods. */
+export const make: MakeClient = (baseUrl) => {
+  const client = exchange(baseUrl)
   const taxPage = (cursor?: string) => {
     const { endTime, startTime } = taxWindow()
-    return exchange.privateTaxGetV2TaxSpotRecord({
+    return client.privateTaxGetV2TaxSpotRecord({
       startTime: String(startTime),
       endTime: String(endTime),
       limit: String(Fixtures.taxPageSize),
@@ -37,13 +45,13 @@ export const make: MakeClient = (baseUrl) => {
   return {
     operations: {
       symbolsOne: async () =>
-        lengthOf(dataOf(await exchange.publicSpotGetV2SpotPublicSymbols({ symbol: Fixtures.oneSymbol }))),
-      symbolsAll: async () => lengthOf(dataOf(await exchange.publicSpotGetV2SpotPublicSymbols())),
+        lengthOf(dataOf(await client.publicSpotGetV2SpotPublicSymbols({ symbol: Fixtures.oneSymbol }))),
+      symbolsAll: async () => lengthOf(dataOf(await client.publicSpotGetV2SpotPublicSymbols())),
       taxPage: async () => lengthOf(await taxPage()),
       futuresPage: async () =>
         lengthOf(
           dataOf(
-            await exchange.privateMixGetV2MixOrderOrdersHistory({
+            await client.privateMixGetV2MixOrderOrdersHistory({
               productType: Fixtures.productType,
               limit: String(Fixtures.futuresPageSize)
             })
@@ -51,7 +59,7 @@ export const make: MakeClient = (baseUrl) => {
           "entrustedList"
         ),
       batchCancel: async () =>
-        lengthOf(dataOf(await exchange.privateSpotPostV2SpotTradeBatchCancelOrder(cancel)), "successList")
+        lengthOf(dataOf(await client.privateSpotPostV2SpotTradeBatchCancelOrder(cancel)), "successList")
     },
     walkTaxRecords: () => walkPages(taxPage, Fixtures.taxPageSize)
   }
