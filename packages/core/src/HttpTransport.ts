@@ -14,17 +14,9 @@ import { constTrue } from "effect/Function"
 import * as Headers from "effect/http/Headers"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
-import type { BitgetDecodeError } from "./BitgetError.js"
-import { BitgetTransportError } from "./BitgetError.js"
-import {
-  BodyChunks,
-  bodyTooLarge as tooLarge,
-  credentialHeaders,
-  declaredTooLarge,
-  fromHttpClientError,
-  readBody,
-  transportError
-} from "./internal/transport.js"
+import type { BitgetDecodeError, BitgetTransportError } from "./BitgetError.js"
+import * as FetchTransport from "./internal/fetchTransport.js"
+import * as Transport from "./internal/transport.js"
 
 /**
  * Sends requests for the client.
@@ -100,13 +92,7 @@ export declare namespace HttpTransport {
  * @since 0.1.0
  * @category errors
  */
-export const timeoutError = (request: HttpTransport.Request): BitgetTransportError =>
-  new BitgetTransportError({
-    endpoint: request.endpoint,
-    reason: "Timeout",
-    sent: true,
-    description: `no complete answer within ${Duration.format(Duration.millis(request.timeoutMillis))}`
-  })
+export const timeoutError: (request: HttpTransport.Request) => BitgetTransportError = Transport.timeoutError
 
 /**
  * The failure of an exchange that broke, from what was thrown: `Connect` and
@@ -121,8 +107,7 @@ export const timeoutError = (request: HttpTransport.Request): BitgetTransportErr
  * @since 0.1.0
  * @category errors
  */
-export const failure = (request: HttpTransport.Request, cause: unknown): BitgetTransportError =>
-  transportError(request, cause, { what: "request transport" })
+export const failure: (request: HttpTransport.Request, cause: unknown) => BitgetTransportError = Transport.failure
 
 /**
  * The failure of an answer whose body is longer than the request's cap
@@ -131,7 +116,8 @@ export const failure = (request: HttpTransport.Request, cause: unknown): BitgetT
  * @since 0.2.0
  * @category errors
  */
-export const bodyTooLarge: (request: HttpTransport.Request, status: number) => BitgetDecodeError = tooLarge
+export const bodyTooLarge: (request: HttpTransport.Request, status: number) => BitgetDecodeError =
+  Transport.bodyTooLarge
 
 /**
  * One exchange under its deadline, for a transport written on a promise API:
@@ -144,31 +130,13 @@ export const bodyTooLarge: (request: HttpTransport.Request, status: number) => B
  * @since 0.2.0
  * @category constructors
  */
-export const withDeadline = (
+export const withDeadline: (
   request: HttpTransport.Request,
   exchange: (
     controller: AbortController,
     timedOut: () => boolean
   ) => Promise<Effect.Effect<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>>
-): Effect.Effect<HttpTransport.Response, BitgetTransportError | BitgetDecodeError> =>
-  Effect.suspend(() => {
-    const controller = new AbortController()
-    let timedOut = false
-    const exchanged = Effect.callback<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>((resume) => {
-      exchange(controller, () => timedOut).then(
-        resume,
-        (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request, error)))
-      )
-      return Effect.sync(() => controller.abort())
-    })
-    return Effect.timeoutOrElse(exchanged, {
-      duration: Duration.millis(request.timeoutMillis),
-      orElse: () => {
-        timedOut = true
-        return Effect.fail(timeoutError(request))
-      }
-    })
-  })
+) => Effect.Effect<HttpTransport.Response, BitgetTransportError | BitgetDecodeError> = Transport.withDeadline
 
 /**
  * effect's HTTP client modules, loaded when a transport on them is built: a
@@ -197,7 +165,7 @@ const httpClientModules = Effect.promise(() =>
 export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpClient.HttpClient> = Effect.gen(
   function*() {
     const [Client, ClientRequest, Body] = yield* httpClientModules
-    const redacted = [...(yield* Headers.CurrentRedactedNames), ...credentialHeaders]
+    const redacted = [...(yield* Headers.CurrentRedactedNames), ...Transport.credentialHeaders]
     const http = (yield* Client.HttpClient).pipe(
       Client.withScope,
       Client.transformResponse((response) =>
@@ -219,13 +187,13 @@ export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpCli
             : ClientRequest.get(request.url, { headers: request.headers })
         ).pipe(
           Effect.flatMap((response) =>
-            Effect.map(readBody(request, response), (body) => ({
+            Effect.map(Transport.readBody(request, response), (body) => ({
               status: response.status,
               headers: response.headers,
               body
             }))
           ),
-          Effect.catchTag("HttpClientError", (error) => Effect.fail(fromHttpClientError(request, error))),
+          Effect.catchTag("HttpClientError", (error) => Effect.fail(Transport.fromHttpClientError(request, error))),
           Effect.scoped,
           Effect.timeoutOrElse({
             duration: Duration.millis(request.timeoutMillis),
@@ -235,66 +203,6 @@ export const fromHttpClient: Effect.Effect<HttpTransport.Service, never, HttpCli
     })
   }
 )
-
-/** Answer headers as single strings by (lower-case) name. */
-const flatten = (headers: Response["headers"]): Record<string, string> => {
-  const flat: Record<string, string> = {}
-  headers.forEach((value, name) => {
-    flat[name] = value
-  })
-  return flat
-}
-
-/** Fails an exchange over fetch: past its deadline a `Timeout`, else what fetch or its body rejected with. */
-type Rejected = (cause: unknown) => BitgetTransportError
-
-/**
- * One exchange over fetch, to its end: the answer, or the failure it met.
- * Only a rejection of `fetch` or of a read of its body goes to `rejected`;
- * anything else thrown here is a bug, left for the caller to call `failure`.
- */
-const exchange = async (
-  fetch: typeof globalThis.fetch,
-  request: HttpTransport.Request,
-  controller: AbortController,
-  rejected: Rejected
-): Promise<Effect.Effect<HttpTransport.Response, BitgetTransportError | BitgetDecodeError>> => {
-  let response: Response
-  try {
-    response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body ?? null,
-      // a redirect is answered as it is: fetch would send the credential headers on to another origin
-      redirect: "manual",
-      signal: controller.signal
-    })
-  } catch (cause) {
-    return Effect.fail(rejected(cause))
-  }
-  if (declaredTooLarge(request, response.headers.get("content-length"))) {
-    controller.abort()
-    return Effect.fail(tooLarge(request, response.status))
-  }
-  const body = new BodyChunks(request.maxBytes)
-  if (response.body !== null) {
-    const reader = response.body.getReader()
-    for (;;) {
-      let read: Awaited<ReturnType<typeof reader.read>>
-      try {
-        read = await reader.read()
-      } catch (cause) {
-        return Effect.fail(rejected(cause))
-      }
-      if (read.done) break
-      if (!body.add(read.value)) {
-        controller.abort()
-        return Effect.fail(tooLarge(request, response.status))
-      }
-    }
-  }
-  return Effect.succeed({ status: response.status, headers: flatten(response.headers), body: body.text() })
-}
 
 /**
  * A transport straight on the web-standard `fetch` (the one in
@@ -311,24 +219,7 @@ const exchange = async (
  * @since 0.2.0
  * @category constructors
  */
-export const fromFetch: Effect.Effect<HttpTransport.Service> = Effect.gen(function*() {
-  // loaded when the transport is built, like the HttpClient modules
-  const { Fetch } = yield* Effect.promise(() => import("effect/http/FetchHttpClient"))
-  const fetch = yield* Fetch
-  return HttpTransport.of({
-    send: (request) =>
-      withDeadline(request, (controller, timedOut) =>
-        exchange(
-          fetch,
-          request,
-          controller,
-          (cause) =>
-            timedOut()
-              ? timeoutError(request)
-              : transportError(request, cause, { what: "request transport", fetched: true })
-        ))
-  })
-})
+export const fromFetch: Effect.Effect<HttpTransport.Service> = FetchTransport.make
 
 /**
  * The fetch transport as a layer (see `fromFetch`), built afresh wherever it

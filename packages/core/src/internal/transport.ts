@@ -1,3 +1,4 @@
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type { HttpClientError, HttpClientResponse } from "effect/http"
 import * as Predicate from "effect/Predicate"
@@ -151,6 +152,67 @@ export const transportError = (
   })
 }
 
+/**
+ * The failure of an exchange that broke, from what was thrown (see
+ * `transportError`): the request's transport failed.
+ *
+ * @internal
+ */
+export const failure = (request: Sent, cause: unknown): BitgetTransportError =>
+  transportError(request, cause, { what: "request transport" })
+
+/**
+ * What a deadline is kept for: the request's label, its headers and the time it is allowed.
+ *
+ * @internal
+ */
+export type Timed = Sent & { readonly timeoutMillis: number }
+
+/**
+ * The failure of an exchange that did not end within its deadline.
+ *
+ * @internal
+ */
+export const timeoutError = (request: Timed): BitgetTransportError =>
+  new BitgetTransportError({
+    endpoint: request.endpoint,
+    reason: "Timeout",
+    sent: true,
+    description: `no complete answer within ${Duration.format(Duration.millis(request.timeoutMillis))}`
+  })
+
+/**
+ * One exchange under its deadline, for a transport written on a promise API
+ * (`HttpTransport.withDeadline` says how).
+ *
+ * @internal
+ */
+export const withDeadline = <A>(
+  request: Timed,
+  exchange: (
+    controller: AbortController,
+    timedOut: () => boolean
+  ) => Promise<Effect.Effect<A, BitgetTransportError | BitgetDecodeError>>
+): Effect.Effect<A, BitgetTransportError | BitgetDecodeError> =>
+  Effect.suspend(() => {
+    const controller = new AbortController()
+    let timedOut = false
+    const exchanged = Effect.callback<A, BitgetTransportError | BitgetDecodeError>((resume) => {
+      exchange(controller, () => timedOut).then(
+        resume,
+        (error) => resume(Effect.fail(timedOut ? timeoutError(request) : failure(request, error)))
+      )
+      return Effect.sync(() => controller.abort())
+    })
+    return Effect.timeoutOrElse(exchanged, {
+      duration: Duration.millis(request.timeoutMillis),
+      orElse: () => {
+        timedOut = true
+        return Effect.fail(timeoutError(request))
+      }
+    })
+  })
+
 /** What failed, by the HTTP failure's reason: the request (before an answer) or the response. */
 const failed: { readonly [Tag in HttpClientError.HttpClientErrorReason["_tag"]]: string } = {
   TransportError: "request transport",
@@ -177,8 +239,12 @@ export const fromHttpClientError = (
     unsent: error.reason._tag === "EncodeError" || error.reason._tag === "InvalidUrlError"
   })
 
-/** What a body is measured against: the request's label and its cap. */
-type Capped = Sent & { readonly maxBytes: number }
+/**
+ * What a body is measured against: the request's label and its cap.
+ *
+ * @internal
+ */
+export type Capped = Sent & { readonly maxBytes: number }
 
 /**
  * The failure of an answer whose body is longer than the request's cap.
