@@ -1,11 +1,12 @@
 /**
  * Schema building blocks shared by every operation: exact decimals, millisecond
  * timestamps, optional values the exchange spells `""` or `null`, open enums
- * and numeric ids.
+ * and numeric ids. Decimals, timestamps and enums have modules of their own
+ * (`DecimalSchemas`, `TimestampSchemas`, `EnumSchemas`), re-exported here
+ * under the same names: `Schemas.Decimal` is `DecimalSchemas.Decimal`.
  *
  * @since 0.1.0
  */
-import * as BigDecimal from "effect/BigDecimal"
 import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -13,189 +14,34 @@ import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
-import * as SchemaIssue from "effect/SchemaIssue"
-import * as DecimalText from "./internal/decimalText.js"
+import { Unrecognized } from "./EnumSchemas.js"
 import type { FastDecodeBuild } from "./internal/decoder.js"
-import { absent, bail, leaf, refuse, withFastDecode } from "./internal/decoder.js"
+import { absent, bail, withFastDecode } from "./internal/decoder.js"
 import { withoutLeadingZeros } from "./internal/ids.js"
-import { timestampOf } from "./internal/timestampText.js"
 
 /**
- * Formats a decimal in fixed-point notation (`0.00000001`, never `1e-8`).
- *
- * @example
- * ```ts
- * import { Schemas } from "@bitget-effect/core"
- * import { BigDecimal } from "effect"
- *
- * const tiny = BigDecimal.make(5n, 18)
- * assert.strictEqual(Schemas.formatDecimal(tiny), "0.000000000000000005")
- * assert.strictEqual(BigDecimal.format(tiny), "5e-18") // what the exchange would refuse
- * ```
+ * Exact decimals and their fixed-point text: every export of `DecimalSchemas`.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const formatDecimal: (value: BigDecimal.BigDecimal) => string = DecimalText.formatDecimal
+export * from "./DecimalSchemas.js"
 
 /**
- * The length of a decimal's fixed-point form (what `formatDecimal` would
- * write), computed without writing it: `1e999999999` has one of a billion
- * characters, which no string can hold.
- *
- * @example
- * ```ts
- * import { Schemas } from "@bitget-effect/core"
- * import { BigDecimal } from "effect"
- *
- * assert.strictEqual(Schemas.fixedPointLength(BigDecimal.fromStringUnsafe("-0.05")), 5)
- * assert.strictEqual(Schemas.fixedPointLength(BigDecimal.fromStringUnsafe("1e999999999")), 1_000_000_000)
- * ```
+ * Millisecond timestamps: every export of `TimestampSchemas`.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const fixedPointLength: (value: BigDecimal.BigDecimal) => number = DecimalText.fixedPointLength
-
-/** The issue of a value a transformation refuses, with the reason. */
-const invalid = (input: unknown, message: string): SchemaIssue.Issue =>
-  new SchemaIssue.InvalidValue({ message }, Option.some(input))
+export * from "./TimestampSchemas.js"
 
 /**
- * Formats a decimal in fixed point with as many digits after the point as its
- * scale, trailing zeros included: a decoded amount is written with exactly
- * the digits the exchange sent (`formatDecimal` drops trailing zeros). A
- * negative scale (`1e3`) is written as the integer.
- *
- * @example
- * ```ts
- * import { Schemas } from "@bitget-effect/core"
- * import { BigDecimal } from "effect"
- *
- * const balance = BigDecimal.fromStringUnsafe("25000.00000000")
- * assert.strictEqual(Schemas.formatDecimalWithScale(balance), "25000.00000000")
- * assert.strictEqual(Schemas.formatDecimal(balance), "25000")
- * assert.strictEqual(Schemas.formatDecimalWithScale(BigDecimal.fromStringUnsafe("-1e3")), "-1000")
- * ```
- *
- * @since 0.3.0
- * @category schemas
- */
-export const formatDecimalWithScale: (value: BigDecimal.BigDecimal) => string = DecimalText.formatDecimalWithScale
-
-/**
- * The JSON form of a decoded decimal (see `Json`): `formatDecimalWithScale`'s text,
- * read back with the scale it shows.
- */
-const decimalJson = () =>
-  Schema.link<BigDecimal.BigDecimal>()(Schema.String, {
-    decode: SchemaGetter.transformEffect((input: string) => {
-      const decimal = DecimalText.decimalOf(input)
-      return typeof decimal === "string" ? Effect.fail(invalid(input, decimal)) : Effect.succeed(decimal)
-    }),
-    encode: SchemaGetter.transformEffect((value: BigDecimal.BigDecimal) => {
-      // the scale and length are checked before the text is built (it would be as long as they say)
-      const fits = value.scale <= DecimalText.maxFixedPointLength &&
-        DecimalText.fixedPointLength(value) <= DecimalText.maxFixedPointLength
-      const text = fits ? DecimalText.formatDecimalWithScale(value) : undefined
-      return text === undefined || text.length > DecimalText.maxFixedPointLength
-        ? Effect.fail(invalid(value, `must have at most ${DecimalText.maxFixedPointLength} characters in fixed point`))
-        : Effect.succeed(text)
-    })
-  })
-
-/**
- * An exact decimal carried as a JSON string (`"25000.0000"`); a JSON number is
- * accepted when decoding. Every digit is kept exactly, up to 1024 characters
- * of text; an exponent is accepted only when the fixed-point form stays
- * within 64 characters of the text (`1e-8`, not `1e999999999`). Encodes in
- * fixed point.
+ * Open and closed enums: every export (values and types) of `EnumSchemas`.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const Decimal: Schema.Codec<BigDecimal.BigDecimal, string | number> = withFastDecode(
-  Schema.Union([Schema.String, Schema.Number]).pipe(Schema.decodeTo(Schema.BigDecimal, {
-    decode: SchemaGetter.transformEffect((input: string | number) => {
-      const decimal = DecimalText.decimalOf(input)
-      return typeof decimal === "string" ? Effect.fail(invalid(input, decimal)) : Effect.succeed(decimal)
-    }),
-    encode: SchemaGetter.transformEffect((value: BigDecimal.BigDecimal) =>
-      DecimalText.fixedPointLength(value) > DecimalText.maxFixedPointLength
-        ? Effect.fail(invalid(value, `must have at most ${DecimalText.maxFixedPointLength} characters in fixed point`))
-        : Effect.succeed(DecimalText.formatDecimal(value))
-    )
-  })),
-  leaf((input) => {
-    if (typeof input !== "string" && typeof input !== "number") return refuse(input)
-    const decimal = DecimalText.decimalOf(input)
-    return typeof decimal === "string" ? bail : decimal
-  })
-).annotate({ identifier: "Decimal", toCodecJson: decimalJson })
-
-/**
- * The most digits the exchange takes in a request decimal, after the point
- * and before it.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const requestDigits = { fraction: 18, integer: 24 } as const
-
-/**
- * A decimal for a request: at most `requestDigits` digits after and before
- * the point, so a value the exchange would refuse (or `1e999999999`, which
- * has no fixed-point form a string can hold) fails before anything is sent.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const RequestDecimal = Decimal.check(Schema.makeFilter((d) => {
-  const { digits, scale } = DecimalText.parts(d)
-  if (scale > requestDigits.fraction) return `must have at most ${requestDigits.fraction} digits after the point`
-  return digits.length - scale <= requestDigits.integer ||
-    `must have at most ${requestDigits.integer} digits before the point`
-}, { identifier: "RequestDecimal" }))
-
-/**
- * A request decimal that must be strictly positive (prices, sizes).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const PositiveDecimal = RequestDecimal.check(
-  Schema.makeFilter((d) => BigDecimal.isPositive(d) || "must be greater than 0", { identifier: "PositiveDecimal" })
-)
-
-/**
- * A request decimal that must be zero or more.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const NonNegativeDecimal = RequestDecimal.check(
-  Schema.makeFilter((d) => !BigDecimal.isNegative(d) || "must not be negative", { identifier: "NonNegativeDecimal" })
-)
-
-/**
- * A Unix-millisecond timestamp carried as a string (a JSON integer is accepted
- * when decoding), as a `DateTime.Utc`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const Timestamp: Schema.Codec<DateTime.Utc, string | number> = withFastDecode(
-  Schema.Union([Schema.String, Schema.Number]).pipe(Schema.decodeTo(Schema.DateTimeUtc, {
-    decode: SchemaGetter.transformEffect((input: string | number) => {
-      const time = timestampOf(input)
-      return time === undefined
-        ? Effect.fail(invalid(input, `Expected a millisecond timestamp, got ${JSON.stringify(input)}`))
-        : Effect.succeed(time)
-    }),
-    encode: SchemaGetter.transform((value: DateTime.Utc) => String(DateTime.toEpochMillis(value)))
-  })),
-  leaf((input) => typeof input === "string" || typeof input === "number" ? timestampOf(input) ?? bail : refuse(input))
-).annotate({ identifier: "Timestamp" })
+export * from "./EnumSchemas.js"
 
 /**
  * `true` for the ways the exchange spells "unset": missing, `null` or `""`.
@@ -293,17 +139,6 @@ export const OptionalObject = <A, I>(schema: Schema.Codec<A, I>) => {
   )
 }
 
-/**
- * A millisecond timestamp as a query parameter (always a string on the wire),
- * not before 1970.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const QueryTimestamp = Schema.String.pipe(Schema.decodeTo(Timestamp)).check(
-  Schema.makeFilter((time) => DateTime.toEpochMillis(time) >= 0 || "must not be before 1970")
-)
-
 /** `true` for a value whose wire form is `""` (which reads back as unset): `""`, or an unknown enum value `""`. */
 const spellsUnset = (value: unknown): boolean => value === "" || (value instanceof Unrecognized && value.value === "")
 
@@ -331,123 +166,6 @@ export const Maybe = <A, I>(schema: Schema.Codec<A, I>) =>
     ),
     fastOption(schema, true)
   )
-
-/**
- * Marks an enum value the library does not know yet (the exchange adds values
- * over time); the raw string is kept in `value`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export class Unrecognized extends Schema.TaggedClass<Unrecognized>()("Unrecognized", {
-  value: Schema.String
-}) {}
-
-/** `Unrecognized` as an open enum's member: as JSON (see `Json`), the raw text. */
-const UnrecognizedText = Schema.toType(Unrecognized).annotate({
-  toCodecJson: () =>
-    Schema.link<Unrecognized>()(Schema.String, {
-      decode: SchemaGetter.transform((value: string) => new Unrecognized({ value }, { disableChecks: true })),
-      encode: SchemaGetter.transform((value: Unrecognized) => value.value)
-    })
-})
-
-/**
- * One of the literals of a list, as a union that keeps the name of the type
- * alias it defines (`type Side = Schemas.OneOf<typeof sides>`): declarations
- * and the API reference show that name where the union is used, not every literal.
- *
- * @since 0.2.0
- * @category schemas
- */
-export type OneOf<L extends ReadonlyArray<string>> = Extract<L[number], string>
-
-/**
- * The decoded type of an open enum: one of the known literals, or `Unrecognized`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export type OpenEnum<L extends string> = L | Unrecognized
-
-/**
- * An open enum: known literals decode as themselves, anything else as
- * `Unrecognized`. With `caseInsensitive`, `"PAID"` decodes as the known `"Paid"`.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const OpenEnum = <const L extends ReadonlyArray<string>>(
-  literals: L,
-  options?: { readonly caseInsensitive?: boolean }
-): Schema.Codec<OpenEnum<L[number]>, string> => {
-  const caseInsensitive = options?.caseInsensitive === true
-  const known = new Map<string, L[number]>(
-    literals.map((literal) => [caseInsensitive ? literal.toLowerCase() : literal, literal])
-  )
-  const decode = (raw: string): OpenEnum<L[number]> =>
-    known.get(caseInsensitive ? raw.toLowerCase() : raw) ?? new Unrecognized({ value: raw }, { disableChecks: true })
-  return withFastDecode(
-    Schema.String.pipe(Schema.decodeTo(Schema.Union([Schema.Literals(literals), UnrecognizedText]), {
-      decode: SchemaGetter.transform(decode),
-      encode: SchemaGetter.transform((value: OpenEnum<L[number]>) => (typeof value === "string" ? value : value.value))
-    })),
-    leaf((raw) => (typeof raw === "string" ? decode(raw) : refuse(raw)))
-  )
-}
-
-/**
- * A closed enum of a request: one of `literals`, anything else refused before
- * sending with a message that names the choices (`expected`, by default the
- * literals) and the value given.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const ClosedEnum = <const L extends ReadonlyArray<string>>(
-  identifier: string,
-  literals: L,
-  expected: string = literals.join(", ")
-) => {
-  const members = new Set<string>(literals)
-  const isMember = (value: string): value is L[number] => members.has(value)
-  return Schema.String.annotate({ identifier }).check(
-    Schema.makeFilter(
-      (value) => isMember(value) || `must be one of ${expected}, got ${JSON.stringify(value)}`,
-      undefined,
-      true
-    )
-  ).pipe(Schema.refine(isMember))
-}
-
-/**
- * `true` when an open enum value is one the library knows.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const isKnown = <L extends string>(value: OpenEnum<L>): value is L => typeof value === "string"
-
-/**
- * The text of an open enum value as the exchange sent it (a known literal, or
- * the raw value the library did not recognise).
- *
- * @example
- * ```ts
- * import { Schemas, Symbols } from "@bitget-effect/core"
- * import { Schema } from "effect"
- *
- * const status = Schema.decodeSync(Symbols.SymbolStatus)
- * assert.strictEqual(Schemas.enumText(status("online")), "online")
- * assert.strictEqual(Schemas.enumText(status("delisted")), "delisted") // an `Unrecognized` value, kept
- * ```
- *
- * @since 0.1.0
- * @category schemas
- */
-export const enumText = <L extends string>(
-  value: OpenEnum<L>
-): string => (typeof value === "string" ? value : value.value)
 
 /**
  * A numeric id (orders, records): a string of decimal digits, since ids exceed
