@@ -7,14 +7,14 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError, BitgetRequestError } from "./BitgetError.js"
 import { requestError } from "./client/envelope.js"
 import * as Endpoint from "./Endpoint.js"
+import * as Checks from "./internal/batchChecks.js"
+import * as Workflow from "./internal/cancelWorkflow.js"
 import { fastClass } from "./internal/decoder.js"
-import { withoutLeadingZeros } from "./internal/ids.js"
 import { ClientOid, Filter, ListOrEmpty, Maybe, NumericId } from "./Schemas.js"
 
 /**
@@ -69,7 +69,7 @@ export type OrderRef = typeof OrderRef.Type
  * @since 0.1.0
  * @category models
  */
-export type IdentifierKind = "orderId" | "clientOid"
+export type IdentifierKind = Checks.IdentifierKind
 
 /**
  * The identifier kind an order reference uses.
@@ -77,96 +77,7 @@ export type IdentifierKind = "orderId" | "clientOid"
  * @since 0.1.0
  * @category accessors
  */
-export const identifierKind = (order: OrderRef): IdentifierKind => order.orderId !== undefined ? "orderId" : "clientOid"
-
-/**
- * How the orders of one batch (all named by one kind) are told apart: order
- * ids as integers (leading zeros dropped), client order ids verbatim.
- */
-const referenceKey = (kind: IdentifierKind, value: string | undefined): string | undefined =>
-  value === undefined || kind === "clientOid" ? value : withoutLeadingZeros(value)
-
-/** A batch as checked: its symbol, its mode and its orders. */
-interface BatchShape {
-  readonly symbol?: string | undefined
-  readonly batchMode?: BatchMode | undefined
-  readonly orderList: ReadonlyArray<OrderRef>
-}
-
-/** Orders named by neither identifier, or by both. */
-const unnamedOrders = (orderList: ReadonlyArray<OrderRef>): Array<Schema.FilterIssue> => {
-  const unnamed: Array<Schema.FilterIssue> = []
-  orderList.forEach((order, index) => {
-    if (order.orderId !== undefined && order.clientOid !== undefined) {
-      unnamed.push({ path: ["orderList", index], issue: "an order must be named by orderId or clientOid, not both" })
-    } else if (order.orderId === undefined && order.clientOid === undefined) {
-      unnamed.push({ path: ["orderList", index], issue: "an order needs an orderId or a clientOid" })
-    }
-  })
-  return unnamed
-}
-
-/** Orders named by another kind than the first one's, or naming an order already named. */
-const identifierIssues = (orderList: ReadonlyArray<OrderRef>, kind: IdentifierKind): Array<Schema.FilterIssue> => {
-  const issues: Array<Schema.FilterIssue> = []
-  const seen = new Set<string | undefined>()
-  orderList.forEach((order, index) => {
-    const own = identifierKind(order)
-    if (own !== kind) {
-      issues.push({
-        path: ["orderList", index],
-        issue: `mixes orderId and clientOid (orderList[0] uses ${kind}, this one ${own}): ` +
-          "the exchange silently fails a mixed batch's clientOid orders"
-      })
-      return
-    }
-    const key = referenceKey(kind, order[kind])
-    if (seen.has(key)) {
-      issues.push({ path: ["orderList", index], issue: `the batch names the same order twice (${order[kind]})` })
-    }
-    seen.add(key)
-  })
-  return issues
-}
-
-/** The symbols a batch's mode asks for: the top-level one in single mode (the orders' agreeing), each order's in multiple. */
-const symbolIssues = ({ batchMode, orderList, symbol }: BatchShape): Array<Schema.FilterIssue> => {
-  const issues: Array<Schema.FilterIssue> = []
-  if ((batchMode ?? "single") === "single") {
-    if (symbol === undefined) {
-      issues.push({ path: ["symbol"], issue: "single mode (the default) needs the top-level symbol" })
-    } else {
-      orderList.forEach((order, index) => {
-        if (order.symbol !== undefined && order.symbol !== symbol) {
-          issues.push({
-            path: ["orderList", index, "symbol"],
-            issue: `in single mode every order is of ${symbol}, but orderList[${index}] names ${order.symbol}`
-          })
-        }
-      })
-    }
-  } else {
-    orderList.forEach((order, index) => {
-      if (order.symbol === undefined) {
-        issues.push({ path: ["orderList", index, "symbol"], issue: "multiple mode needs a symbol on every order" })
-      }
-    })
-  }
-  return issues
-}
-
-/** Every problem of a batch: its size first, then unnamed orders, then identifiers and symbols together. */
-const checkBatch = (request: BatchShape): ReadonlyArray<Schema.FilterIssue> => {
-  const { orderList } = request
-  const first = orderList[0]
-  if (first === undefined) return [{ path: ["orderList"], issue: "orderList needs at least one order" }]
-  if (orderList.length > maxOrders) {
-    return [{ path: ["orderList"], issue: `orderList may hold at most ${maxOrders} orders, got ${orderList.length}` }]
-  }
-  const unnamed = unnamedOrders(orderList)
-  if (unnamed.length > 0) return unnamed
-  return [...identifierIssues(orderList, identifierKind(first)), ...symbolIssues(request)]
-}
+export const identifierKind: (order: OrderRef) => IdentifierKind = Checks.identifierKind
 
 /**
  * The request: 1 to 50 orders, all named by the same identifier kind.
@@ -179,7 +90,7 @@ export const BatchCancelRequest = Schema.Struct({
   batchMode: Schema.optional(BatchMode),
   orderList: Schema.Array(OrderRef)
 }).annotate({ identifier: "BatchCancelFields" }).check(
-  Schema.makeFilter(checkBatch, { identifier: "BatchCancelRequest" })
+  Schema.makeFilter((request) => Checks.checkBatch(request, maxOrders), { identifier: "BatchCancelRequest" })
 )
 
 /**
@@ -312,19 +223,19 @@ export const endpoint = Endpoint.post({
 const allFailedCode = "43001"
 
 const account = (request: BatchCancelRequest, response: BatchCancelResponse): BatchCancelResult => {
-  // a request is never empty (`checkBatch`)
+  // a request is never empty (`Checks.checkBatch`)
   const kind = identifierKind(request.orderList[0] as OrderRef)
   const reported = new Set<string | undefined>([
     ...response.successList.map((order) =>
-      referenceKey(kind, kind === "orderId" ? order.orderId : Option.getOrUndefined(order.clientOid))
+      Checks.referenceKey(kind, kind === "orderId" ? order.orderId : Option.getOrUndefined(order.clientOid))
     ),
-    ...response.failureList.map((failure) => referenceKey(kind, Option.getOrUndefined(failure[kind])))
+    ...response.failureList.map((failure) => Checks.referenceKey(kind, Option.getOrUndefined(failure[kind])))
   ])
   return new BatchCancelResult({
     succeeded: response.successList,
     failed: response.failureList,
     unconfirmed: request.orderList
-      .filter((order) => !reported.has(referenceKey(kind, order[kind])))
+      .filter((order) => !reported.has(Checks.referenceKey(kind, order[kind])))
       .map(unconfirmedOf(request.symbol))
   })
 }
@@ -447,23 +358,6 @@ export interface CancelOrdersResult {
 /** Checks a request as sending it would, without encoding it. */
 const validate = Schema.decodeEffect(Schema.toType(BatchCancelRequest))
 
-const batchesOf = (orders: ReadonlyArray<SymbolOrderRef>): ReadonlyArray<BatchCancelRequest> => {
-  const byKind = new Map<IdentifierKind, Array<SymbolOrderRef>>()
-  for (const order of orders) {
-    const kind = identifierKind(order)
-    const group = byKind.get(kind)
-    if (group === undefined) byKind.set(kind, [order])
-    else group.push(order)
-  }
-  const out: Array<BatchCancelRequest> = []
-  for (const group of byKind.values()) {
-    for (let i = 0; i < group.length; i += maxOrders) {
-      out.push({ batchMode: "multiple", orderList: group.slice(i, i + maxOrders) })
-    }
-  }
-  return out
-}
-
 /**
  * Cancels any number of orders: split by identifier kind (a batch must not
  * mix them) and into batches of 50 in multiple mode, sent one after another
@@ -494,30 +388,12 @@ const batchesOf = (orders: ReadonlyArray<SymbolOrderRef>): ReadonlyArray<BatchCa
  */
 export const cancelOrders = (
   orders: ReadonlyArray<SymbolOrderRef>
-): Effect.Effect<CancelOrdersResult, BitgetRequestError, BitgetClient.BitgetClient> => {
-  const batches = batchesOf(orders)
-  return Effect.forEach(batches, (batch) =>
-    validate(batch, { errors: "all" }).pipe(
-      Effect.mapError(requestError(endpoint))
-    )).pipe(
-      Effect.andThen(Effect.forEach(batches, (batch) => Effect.result(batchCancelOrders(batch)))),
-      Effect.map((outcomes) => {
-        const succeeded: Array<CancelledOrder> = []
-        const failed: Array<CancelFailure> = []
-        const unconfirmed: Array<UnconfirmedOrder> = []
-        const batchErrors: Array<CancelOrdersResult["batchErrors"][number]> = []
-        outcomes.forEach((outcome, index) => {
-          const batch = batches[index] as BatchCancelRequest
-          if (Result.isSuccess(outcome)) {
-            succeeded.push(...outcome.success.succeeded)
-            failed.push(...outcome.success.failed)
-            unconfirmed.push(...outcome.success.unconfirmed)
-          } else {
-            unconfirmed.push(...batch.orderList.map(unconfirmedOf(batch.symbol)))
-            batchErrors.push({ orders: batch.orderList, error: outcome.failure })
-          }
-        })
-        return { result: new BatchCancelResult({ succeeded, failed, unconfirmed }), batchErrors }
-      })
-    )
-}
+): Effect.Effect<CancelOrdersResult, BitgetRequestError, BitgetClient.BitgetClient> =>
+  Workflow.cancelAll(orders, {
+    maxOrders,
+    check: (batch) => Effect.mapError(validate(batch, { errors: "all" }), requestError(endpoint)),
+    cancel: batchCancelOrders,
+    unconfirmed: unconfirmedOf(undefined)
+  }).pipe(
+    Effect.map(({ batchErrors, outcome }) => ({ result: new BatchCancelResult(outcome), batchErrors }))
+  )
