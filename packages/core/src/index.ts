@@ -55,11 +55,25 @@ export * as BitgetMock from "./BitgetMock.js"
 export * as Credentials from "./Credentials.js"
 
 /**
+ * Exact decimals: the schemas of prices, sizes, rates and amounts, and their fixed-point text.
+ *
+ * @since 0.3.0
+ */
+export * as DecimalSchemas from "./DecimalSchemas.js"
+
+/**
  * Endpoint descriptors.
  *
  * @since 0.1.0
  */
 export * as Endpoint from "./Endpoint.js"
+
+/**
+ * Open and closed enums: `OpenEnum`, `Unrecognized`, `ClosedEnum`.
+ *
+ * @since 0.3.0
+ */
+export * as EnumSchemas from "./EnumSchemas.js"
 
 /**
  * Failures as text for people: what failed and what to do.
@@ -125,6 +139,13 @@ export * as PositionTpsl from "./PositionTpsl.js"
  * @since 0.1.0
  */
 export * as RateLimiter from "./RateLimiter.js"
+
+/**
+ * Where a rate limiter keeps its send times: the store contract and the in-process store.
+ *
+ * @since 0.3.0
+ */
+export * as RateLimiterStore from "./RateLimiterStore.js"
 
 /**
  * Resumable streams: pages with checkpoints, for exactly-once pipelines.
@@ -195,6 +216,13 @@ export * as TaxRecords from "./TaxRecords.js"
  * @since 0.1.0
  */
 export * as Telemetry from "./Telemetry.js"
+
+/**
+ * Millisecond timestamps as `DateTime.Utc`.
+ *
+ * @since 0.3.0
+ */
+export * as TimestampSchemas from "./TimestampSchemas.js"
 
 /**
  * All-symbol trade fee rates of a business line.
