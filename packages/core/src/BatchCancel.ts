@@ -14,7 +14,6 @@ import { requestError } from "./client/envelope.js"
 import * as Endpoint from "./Endpoint.js"
 import * as Checks from "./internal/batchChecks.js"
 import * as Workflow from "./internal/cancelWorkflow.js"
-import { fastClass } from "./internal/decoder.js"
 import { ClientOid, Filter, ListOrEmpty, Maybe, NumericId } from "./Schemas.js"
 
 /**
@@ -110,7 +109,7 @@ export type BatchCancelRequest = typeof BatchCancelRequest.Type
 export class CancelledOrder extends Schema.Class<CancelledOrder>("CancelledOrder")({
   orderId: Schema.String,
   clientOid: Maybe(Schema.String)
-}, fastClass) {}
+}) {}
 
 /**
  * An order the exchange did not cancel, with its reason. `orderId` is `None`
@@ -125,7 +124,7 @@ export class CancelFailure extends Schema.Class<CancelFailure>("CancelFailure")(
   clientOid: Maybe(Schema.String),
   errorMsg: Maybe(Schema.String),
   errorCode: Maybe(Schema.String)
-}, fastClass) {}
+}) {}
 
 /**
  * The `data` of the answer as the exchange sends it (a missing or `null` list is empty).
@@ -136,7 +135,7 @@ export class CancelFailure extends Schema.Class<CancelFailure>("CancelFailure")(
 export class BatchCancelResponse extends Schema.Class<BatchCancelResponse>("BatchCancelResponse")({
   successList: ListOrEmpty(CancelledOrder),
   failureList: ListOrEmpty(CancelFailure)
-}, fastClass) {}
+}) {}
 
 /**
  * An order named in the request but in neither list of the answer, so its

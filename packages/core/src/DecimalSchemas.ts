@@ -13,7 +13,7 @@ import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as DecimalText from "./internal/decimalText.js"
-import { bail, leaf, refuse, withFastDecode } from "./internal/decoder.js"
+import { bail, leaf, refuse, withFastDecode } from "./internal/fastDecode.js"
 
 /**
  * Formats a decimal in fixed-point notation (`0.00000001`, never `1e-8`).

@@ -9,7 +9,7 @@ import type * as Duration from "effect/Duration"
 import type * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type { BitgetError, BitgetPublicError } from "./BitgetError.js"
-import { decoder as decoderOf } from "./internal/decoder.js"
+import { decoder as decoderOf, install } from "./internal/decoder.js"
 
 /**
  * Who a rate limit counts: the API key's user (`uid`) or the caller's address (`ip`).
@@ -172,7 +172,9 @@ export type Endpoint<I, A, EI extends object = object, EA = unknown, Au extends 
  * Describes a GET endpoint from every field of `Get` but `method`: an
  * endpoint the library does not ship is called as its own are, by
  * `BitgetClient.execute`, with the same signing, rate limits, retries, spans
- * and typed errors (docs/custom-endpoints.md).
+ * and typed errors (docs/custom-endpoints.md). Its response schema's fast
+ * decoder is installed in Schema's registry here: `Schema.decodeUnknown*` of
+ * that schema runs it, wherever it is called.
  *
  * @example
  * ```ts
@@ -203,7 +205,10 @@ export type Endpoint<I, A, EI extends object = object, EA = unknown, Au extends 
  */
 export const get = <I, A, EI extends QueryParams, EA, Au extends Auth>(
   descriptor: Omit<Get<I, A, EI, EA, Au>, "method">
-): Get<I, A, EI, EA, Au> => ({ ...descriptor, method: "GET" })
+): Get<I, A, EI, EA, Au> => {
+  install(descriptor.response)
+  return { ...descriptor, method: "GET" }
+}
 
 /**
  * Describes a POST endpoint from every field of `Post` but `method`; its
@@ -214,7 +219,10 @@ export const get = <I, A, EI extends QueryParams, EA, Au extends Auth>(
  */
 export const post = <I, A, EI extends object, EA, Au extends Auth>(
   descriptor: Omit<Post<I, A, EI, EA, Au>, "method">
-): Post<I, A, EI, EA, Au> => ({ ...descriptor, method: "POST" })
+): Post<I, A, EI, EA, Au> => {
+  install(descriptor.response)
+  return { ...descriptor, method: "POST" }
+}
 
 /**
  * The input of a raw GET (see `raw`): its query parameters, as sent.
@@ -391,10 +399,11 @@ export const gaps = (
 
 /**
  * The decoder of an endpoint's answers, as the client runs it on the `data`
- * of a success envelope: compiled once from the response schema, it builds
- * the same value as `Schema.decodeUnknownResult(endpoint.response)`, faster;
- * anything it cannot decode is decoded (or refused) by Schema. For answers
- * kept on disk, or read some other way.
+ * of a success envelope: `Schema.decodeUnknownResult(endpoint.response)`,
+ * which runs the fast decoder compiled once from the response schema (`get`
+ * and `post` install it in Schema's registry); anything it cannot decode is
+ * decoded (or refused) by Schema's own parser. For answers kept on disk, or
+ * read some other way.
  *
  * @example
  * ```ts

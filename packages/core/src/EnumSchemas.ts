@@ -8,7 +8,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
-import { leaf, refuse, withFastDecode } from "./internal/decoder.js"
+import { leaf, refuse, withFastDecode } from "./internal/fastDecode.js"
 
 /**
  * Marks an enum value the library does not know yet (the exchange adds values

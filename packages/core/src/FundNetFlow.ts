@@ -9,7 +9,6 @@ import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetPublicError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { fastClass } from "./internal/decoder.js"
 import { Decimal, NonBlank, Timestamp } from "./Schemas.js"
 
 /**
@@ -21,7 +20,7 @@ import { Decimal, NonBlank, Timestamp } from "./Schemas.js"
 export class NetFlow extends Schema.Class<NetFlow>("NetFlow")({
   netFlow: Decimal,
   ts: Timestamp
-}, fastClass) {}
+}) {}
 
 /**
  * The request: the trading pair, required and non-blank.

@@ -9,7 +9,6 @@ import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { fastClass } from "./internal/decoder.js"
 import type { OneOf } from "./Schemas.js"
 import { ClosedEnum, Decimal, NonBlank } from "./Schemas.js"
 
@@ -54,7 +53,7 @@ export class OpenInterestLimit extends Schema.Class<OpenInterestLimit>("OpenInte
   masterSubLimit: Decimal,
   /** Total quota for market makers. */
   marketMakerLimit: Decimal
-}, fastClass) {}
+}) {}
 
 /**
  * The request: a symbol and its category, both required.

@@ -12,7 +12,6 @@ import * as Stream from "effect/Stream"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { fastClass } from "./internal/decoder.js"
 import type * as Paginate from "./paging/paginate.js"
 import * as Windowed from "./paging/windowed.js"
 import type * as Resumable from "./Resumable.js"
@@ -155,7 +154,7 @@ export class PaymethodItem extends Schema.Class<PaymethodItem>("PaymethodItem")(
   type: Maybe(OpenEnum(["number", "file"])),
   /** A masked value or a file address. */
   value: Maybe(Schema.String)
-}, fastClass) {}
+}) {}
 
 /**
  * The payment information of an order.
@@ -167,7 +166,7 @@ export class PaymentInfo extends Schema.Class<PaymentInfo>("PaymentInfo")({
   paymethodName: Maybe(Schema.String),
   paymethodId: Maybe(Schema.String),
   paymethodInfo: ListOrEmpty(PaymethodItem)
-}, fastClass) {}
+}) {}
 
 /**
  * A P2P order of the merchant. Unset times are `Option.none()`; the real names
@@ -203,7 +202,7 @@ export class P2pOrder extends Schema.Class<P2pOrder>("P2pOrder")({
   /** Update time (`utime`; `uTime` is read when only it is present). */
   utime: Timestamp,
   paymentInfo: OptionalObject(PaymentInfo)
-}, fastClass) {}
+}) {}
 
 /** An object as the exchange sends it, with every field kept. */
 const WireObject = Schema.Record(Schema.String, Schema.Unknown)
@@ -240,7 +239,7 @@ export const P2pOrderFromWire: Schema.Codec<P2pOrder, { readonly [key: string]: 
 export class P2pOrderPage extends Schema.Class<P2pOrderPage>("P2pOrderPage")({
   orderList: ListOrEmpty(P2pOrderFromWire),
   minOrderId: Maybe(NumericId)
-}, fastClass) {}
+}) {}
 
 /**
  * The endpoint descriptor.

@@ -10,7 +10,6 @@ import * as SchemaGetter from "effect/SchemaGetter"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { fastClass } from "./internal/decoder.js"
 import { ClientOid, Maybe, NonBlank, NonNegativeDecimal, PositiveDecimal } from "./Schemas.js"
 
 /**
@@ -212,7 +211,7 @@ export class PositionTpslOrder extends Schema.Class<PositionTpslOrder>("Position
   orderId: Schema.String,
   stopSurplusClientOid: Maybe(Schema.String),
   stopLossClientOid: Maybe(Schema.String)
-}, fastClass) {}
+}) {}
 
 /**
  * The endpoint descriptor.

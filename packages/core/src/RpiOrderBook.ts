@@ -11,7 +11,6 @@ import * as SchemaGetter from "effect/SchemaGetter"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { fastClass } from "./internal/decoder.js"
 import type { OneOf } from "./Schemas.js"
 import { ClosedEnum, Decimal, IntString, NonBlank, Timestamp } from "./Schemas.js"
 
@@ -52,7 +51,7 @@ export class RpiLevel extends Schema.Class<RpiLevel>("RpiLevel")({
   price: DecimalValue,
   nonRpiQuantity: DecimalValue,
   rpiQuantity: DecimalValue
-}, fastClass) {}
+}) {}
 
 /**
  * A level as the exchange sends it, `[price, nonRpiQty, rpiQty]` (strings, or
@@ -83,7 +82,7 @@ export class RpiOrderBook extends Schema.Class<RpiOrderBook>("RpiOrderBook")({
   b: Schema.Array(RpiLevelFromTuple),
   /** When the exchange generated the data. */
   ts: Timestamp
-}, fastClass) {}
+}) {}
 
 /**
  * The most levels a side of the book may ask for (`limit`).

@@ -15,8 +15,8 @@ import * as Order from "effect/Order"
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
 import { Unrecognized } from "./EnumSchemas.js"
-import type { FastDecodeBuild } from "./internal/decoder.js"
-import { absent, bail, withFastDecode } from "./internal/decoder.js"
+import type { FastDecodeBuild } from "./internal/fastDecode.js"
+import { absent, bail, withFastDecode } from "./internal/fastDecode.js"
 import { withoutLeadingZeros } from "./internal/ids.js"
 
 /**

@@ -9,7 +9,6 @@ import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetPublicError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { fastClass } from "./internal/decoder.js"
 import { Decimal, Filter, Maybe, OpenEnum, Timestamp } from "./Schemas.js"
 
 /**
@@ -60,7 +59,7 @@ export class SpotSymbol extends Schema.Class<SpotSymbol>("SpotSymbol")({
   maxLimitOrderValue: Later(Decimal),
   /** The largest value of one market order, in the quote coin (newer answers only). */
   maxMarketOrderValue: Later(Decimal)
-}, fastClass) {}
+}) {}
 
 /**
  * The request: one symbol, or all when `symbol` is left out (a blank one is

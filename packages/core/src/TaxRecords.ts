@@ -12,7 +12,6 @@ import * as Stream from "effect/Stream"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { fastClass } from "./internal/decoder.js"
 import type * as Paginate from "./paging/paginate.js"
 import * as Windowed from "./paging/windowed.js"
 import type * as Resumable from "./Resumable.js"
@@ -151,7 +150,7 @@ export class SpotTaxRecord extends Schema.Class<SpotTaxRecord>("SpotTaxRecord")(
   ts: Timestamp,
   /** Added by newer responses; `None` when absent or empty. */
   bizOrderId: Maybe(Schema.String)
-}, fastClass) {}
+}) {}
 
 /**
  * The most days between `startTime` and `endTime`.

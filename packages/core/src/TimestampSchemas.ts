@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaIssue from "effect/SchemaIssue"
-import { bail, leaf, refuse, withFastDecode } from "./internal/decoder.js"
+import { bail, leaf, refuse, withFastDecode } from "./internal/fastDecode.js"
 import { timestampOf } from "./internal/timestampText.js"
 
 /**

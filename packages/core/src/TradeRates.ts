@@ -9,7 +9,6 @@ import * as Schema from "effect/Schema"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { fastClass } from "./internal/decoder.js"
 import { Decimal, Filter } from "./Schemas.js"
 
 /**
@@ -69,7 +68,7 @@ export class TradeRate extends Schema.Class<TradeRate>("TradeRate")({
   /** Named `makerFeeRate` in responses (the spec's field table says `makerRate`). */
   makerFeeRate: Decimal,
   takerFeeRate: Decimal
-}, fastClass) {}
+}) {}
 
 /**
  * The endpoint descriptor.

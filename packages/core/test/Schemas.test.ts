@@ -8,7 +8,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, BigDecimal, DateTime, Effect, Equal, Option, Result, Schema } from "effect"
-import { bail, compiled } from "../src/internal/decoder.js"
+import { compiled } from "../src/internal/decoder.js"
+import { bail } from "../src/internal/fastDecode.js"
 import * as Schemas from "../src/Schemas.js"
 import { checkCounting, integer, oneOf, textOf } from "./arbitraries.js"
 

@@ -7,7 +7,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, BigDecimal, Equal, Option, Result, Schema } from "effect"
-import { bail, compiled } from "../src/internal/decoder.js"
+import { compiled } from "../src/internal/decoder.js"
+import { bail } from "../src/internal/fastDecode.js"
 import * as Schemas from "../src/Schemas.js"
 import { integer, textOf } from "./arbitraries.js"
 

@@ -8,8 +8,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
-import { bail, leaf, withFastDecode } from "../src/internal/decoder.js"
 import { compiledEncoder, encoder, ownProperties } from "../src/internal/encoder.js"
+import { bail, leaf, withFastDecode } from "../src/internal/fastDecode.js"
 
 /** A record owning `own` and inheriting `inherited`. */
 const inheriting = (inherited: object, own: object): Record<string, unknown> =>

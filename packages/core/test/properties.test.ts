@@ -18,7 +18,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, BigDecimal, DateTime, Effect, Option, Predicate, Result, Schema } from "effect"
 import { describeParseError } from "../src/client/envelope.js"
 import * as FuturesHistory from "../src/FuturesHistory.js"
-import { bail, compiled } from "../src/internal/decoder.js"
+import { compiled, unregistered } from "../src/internal/decoder.js"
+import { bail } from "../src/internal/fastDecode.js"
 import * as P2pOrders from "../src/P2pOrders.js"
 import { Unrecognized } from "../src/Schemas.js"
 import * as Symbols from "../src/Symbols.js"
@@ -342,15 +343,24 @@ const decodeSafely = <A, I>(
 }
 
 /**
- * Holds the compiled fast decoder to Schema's on one input, with its structs
+ * Holds the compiled fast decoder to Schema's own parser on one input (the
+ * schema's unregistered copy, which Schema decodes alone): with its structs
  * generated (as on Node) and interpreted (as where code cannot be generated,
- * e.g. workerd): where it gives a value, Schema gives the same value, with
- * the same classes and key order; where Schema fails, it gives up.
+ * e.g. workerd), where it gives a value, Schema gives the same value, with
+ * the same classes and key order; where Schema fails, it gives up. And
+ * through Schema's entry point, where the endpoint installed it, the answer
+ * is Schema's own: the same value, or a failure where Schema fails.
  * `expectFast` also requires it not to give up (a valid answer must take the
  * fast path).
  */
 const agrees = <A, I>(schema: Schema.Codec<A, I>, input: unknown, what: () => string, expectFast = false) => {
-  const slow = decodeSafely(schema, input, what)
+  const slow = decodeSafely(unregistered(schema), input, what)
+  const installed = decodeSafely(schema, input, () => `${what()} (through Schema, installed)`)
+  assert.strictEqual(Result.isSuccess(installed), Result.isSuccess(slow), `installed and Schema differ on ${what()}`)
+  if (Result.isSuccess(installed) && Result.isSuccess(slow)) {
+    const found = difference(installed.success, slow.success) ?? keyOrder(installed.success, slow.success)
+    assert.isUndefined(found, `through Schema, the installed decoder built a different value at ${found}; ${what()}`)
+  }
   for (const generates of [true, false]) {
     const how = () => `${what()} (structs ${generates ? "generated" : "interpreted"})`
     const fast = compiled(schema, generates)

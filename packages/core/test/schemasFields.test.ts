@@ -7,7 +7,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, DateTime, Equal, Option, Order, Result, Schema } from "effect"
-import { absent, bail, compiled } from "../src/internal/decoder.js"
+import { compiled } from "../src/internal/decoder.js"
+import { absent, bail } from "../src/internal/fastDecode.js"
 import * as Schemas from "../src/Schemas.js"
 
 const dec = BigDecimal.fromStringUnsafe

@@ -1,133 +1,38 @@
 /**
  * Fast decoders compiled once from a schema's AST (Schema 4: nodes with
- * checks and encoding links). A compiled decoder either builds exactly the
- * value the Schema decoder builds, or gives up (`bail`) and lets the Schema
- * decoder decide, so a failure is always reported by Schema, with its
- * readable issue. Nodes it cannot follow (middleware, `oneOf` unions, tuples
- * with optional or rest elements) make the whole schema use Schema alone.
+ * checks and encoding links), installed in Schema's own registry
+ * (`SchemaCompiler.set`) so that `Schema.decodeUnknown*` itself runs them.
+ * A compiled decoder either builds exactly the value the Schema decoder
+ * builds, or gives up (`bail`, Schema's `invalid`) and lets Schema decide,
+ * so a failure is always reported by Schema, with its readable issue. Nodes
+ * it cannot follow (middleware, `oneOf` unions, tuples with optional or rest
+ * elements) make the whole schema use Schema alone.
  *
- * Structs are the one place where code is generated, where the runtime
- * allows it (not in workerd): a struct's decoder reads and writes its
- * properties by name, so each read and call site sees one shape and one
- * decoder, and each object is built by a constructor that sizes it for all
- * its properties (built by writes to computed keys, V8 turns an object of
- * more than 19 properties into a slow dictionary). Elsewhere the same struct
- * is interpreted.
- *
- * Building blocks may carry their own fast decoder in the `FastDecode`
- * annotation (see `Schemas.Decimal`); property tests hold each to the Schema
- * decoder.
+ * Classes (`Schema.Class`) need nothing of their own: the first value is
+ * built by the class's constructor, and when that instance holds exactly
+ * the decoded fields (no constructor or initialiser of its own added or
+ * changed one), the next ones are built directly with the class's
+ * prototype. Structs are generated where the runtime allows it
+ * (`structDecoder.ts`). Building blocks may carry their own fast decoder in
+ * the `FastDecode` annotation (see `Schemas.Decimal`); property tests hold
+ * each to the Schema decoder.
  *
  * Given a flipped AST, the same compiler builds encoders (`encoder.ts`,
  * without the `FastDecode` annotations): a node's `encodingChecks`, where
  * flipping moves the type side's checks, run on its input once its own
  * decoder took it, as Schema runs them.
  */
-import * as Exit from "effect/Exit"
-import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as SchemaCompiler from "effect/schema/SchemaCompiler"
 import * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaGetter from "effect/SchemaGetter"
-
-/** What a fast decoder returns when it cannot decode a value. */
-export const bail: unique symbol = Symbol.for("@bitget-effect/core/internal/decoder/bail")
-
-/**
- * The input of a property the object does not have, and the output of a
- * decoder that produces no value (an optional property left out). Leaves pass
- * it through; a struct refuses it for a required property.
- */
-export const absent: unique symbol = Symbol.for("@bitget-effect/core/internal/decoder/absent")
-
-/** A compiled decoder: the decoded value, `absent`, or `bail`. */
-export type Fast = (input: unknown) => unknown
-
-/**
- * Compiles a node, or `undefined` when it has no fast decoder; `generates`
- * tells whether it generates code for structs.
- */
-export interface Compile {
-  (ast: SchemaAST.AST): Fast | undefined
-  readonly generates: boolean
-}
-
-/** The annotation key of a schema that brings its own fast decoder. */
-export const FastDecode = "@bitget-effect/core/FastDecode"
-
-/**
- * Builds the fast decoder of a node (its encoding and its own type; the node's
- * checks are run after it by the compiler), given the compiler for inner
- * schemas; `undefined` when it cannot.
- */
-export type FastDecodeBuild = (compile: Compile, ast: SchemaAST.AST) => Fast | undefined
-
-/**
- * The `FastDecode` annotation: the builder, and the transformations of the
- * encoding it was written for. Annotations survive copies of a node that
- * change what it decodes (`Schema.toType` drops the encoding and keeps them),
- * so the builder is used only while the node's encoding still runs these
- * transformations.
- */
-export interface FastDecodeAnnotation {
-  readonly build: FastDecodeBuild
-  readonly transformations: ReadonlyArray<unknown> | undefined
-}
-
-/** The transformations of a node's encoding, in order. */
-const transformationsOf = (ast: SchemaAST.AST): ReadonlyArray<unknown> =>
-  ast.encoding?.map((link) => link.transformation) ?? []
-
-/**
- * Gives a schema its own fast decoder, valid for the schema as built (its
- * encoding) and for optional or annotated copies of it. Checks added later
- * still run after it. The schema must not have checks yet (an annotation
- * would go to its last check).
- */
-export const withFastDecode = <S extends Schema.Top>(schema: S, build: FastDecodeBuild): S["Rebuild"] => {
-  if (schema.ast.checks !== undefined) throw new Error("withFastDecode: annotate before adding checks")
-  const annotation: FastDecodeAnnotation = { build, transformations: transformationsOf(schema.ast) }
-  return schema.annotate({ [FastDecode]: annotation })
-}
-
-/**
- * What a leaf answers for an input it does not decode: `bail`, except that
- * `absent` passes through it.
- */
-export const refuse = (input: unknown): unknown => input === absent ? absent : bail
-
-/**
- * The fast decoder of a leaf, which needs no compiling. It answers `refuse`
- * for what it does not decode (so `absent` passes through it, checked only
- * there, not on each value).
- */
-export const leaf = (fast: Fast): FastDecodeBuild => () => fast
-
-const options: SchemaAST.ParseOptions = {}
-
-/**
- * What Schema's own parsers answer for "the input, unchanged": a shared
- * success whose value is an internal marker, not the input. Learnt from
- * `Schema.Json`'s parser (the marker is not exported); a declaration that
- * answers it decodes to its input.
- */
-const unchanged: unknown = (() => {
-  const json = Schema.Json.ast as SchemaAST.Declaration
-  return json.run(json.typeParameters)(null, json, options)
-})()
-
-/** The value of an effect that is a settled success; anything else (a failure, an effect to run) bails. */
-const settled = (result: unknown): unknown => Exit.isExit(result) && Exit.isSuccess(result) ? result.value : bail
-
-const isObject = (input: unknown): input is Record<PropertyKey, unknown> =>
-  typeof input === "object" && input !== null && !Array.isArray(input)
-
-/** Whether an object has a property, as Schema asks it (`in`, own only for `__proto__`). */
-const hasProperty = (input: object, key: PropertyKey): boolean =>
-  key === "__proto__" ? Object.hasOwn(input, key) : key in input
-
-const all = (fasts: ReadonlyArray<Fast | undefined>): fasts is ReadonlyArray<Fast> =>
-  fasts.every((fast) => fast !== undefined)
+import * as SchemaParser from "effect/SchemaParser"
+import { classDecoder, classStruct } from "./classDecoder.js"
+import { checked, encodingChecksOf, getterStep, inputChecked, options, settled, unchanged } from "./decodeSteps.js"
+import type { Compile, Fast, FastDecodeBuild } from "./fastDecode.js"
+import { absent, bail, ownFastDecode } from "./fastDecode.js"
+import { all, objects } from "./structDecoder.js"
 
 /** A member that only a value equal to its literal passes. */
 const plainLiteral = (ast: SchemaAST.AST): ast is SchemaAST.Literal =>
@@ -159,110 +64,6 @@ const union = (ast: SchemaAST.Union, compile: Compile): Fast | undefined => {
   }
 }
 
-/**
- * `true` when a struct can be generated: properties named by strings other
- * than `__proto__` (which a write would take for the prototype), and no
- * index signature.
- */
-const generable = (ast: SchemaAST.Objects): boolean =>
-  ast.indexSignatures.length === 0 &&
-  ast.propertySignatures.every((ps) => typeof ps.name === "string" && ps.name !== "__proto__")
-
-/**
- * A struct's decoder as generated code: each property read by name, decoded
- * by its own decoder, and the object built by a constructor that writes the
- * properties in order (an optional one only when it has a value), with the
- * given prototype. The names are written as JSON string literals; the
- * decoders and sentinels are parameters.
- */
-const generated = (ast: SchemaAST.Objects, fields: ReadonlyArray<Fast>, prototype: object): Fast => {
-  const keys = ast.propertySignatures.map((ps) => JSON.stringify(ps.name))
-  const optional = ast.propertySignatures.map((ps) => SchemaAST.isOptional(ps.type))
-  const values = keys.map((_, i) => `v${i}`)
-  const writes = keys.map((key, i) => `${optional[i] ? `if(v${i}!==absent)` : ""}this[${key}]=v${i};`)
-  const reads = keys.map((key, i) =>
-    `let v${i}=input[${key}];if(v${i}===undefined&&!(${key} in input))v${i}=absent;` +
-    `v${i}=f${i}(v${i});if(v${i}===bail${optional[i] ? "" : `||v${i}===absent`})return bail;`
-  )
-  const make = new Function(
-    "absent",
-    "bail",
-    "prototype",
-    ...fields.map((_, i) => `f${i}`),
-    `function Make(${values.join(",")}){${writes.join("")}}Make.prototype=prototype;` +
-      "return function(input){if(input===absent)return absent;" +
-      "if(typeof input!==\"object\"||input===null||Array.isArray(input))return bail;" +
-      `${reads.join("")}return new Make(${values.join(",")})}`
-  )
-  const decode: Fast = make(absent, bail, prototype, ...fields)
-  return decode
-}
-
-/**
- * The same struct interpreted: each declared property decoded in order into
- * a new object of the given prototype, then the keys of its string index
- * signatures (a record); other properties are dropped.
- */
-const interpreted = (
-  ast: SchemaAST.Objects,
-  fields: ReadonlyArray<Fast>,
-  indexed: ReadonlyArray<Fast>,
-  prototype: object
-): Fast => {
-  const names = ast.propertySignatures.map((ps) => ps.name)
-  const declared = new Set<PropertyKey>(names)
-  const optional = ast.propertySignatures.map((ps) => SchemaAST.isOptional(ps.type))
-  return (input) => {
-    if (input === absent) return absent
-    if (!isObject(input)) return bail
-    const output = Object.create(prototype) as Record<PropertyKey, unknown>
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i] as PropertyKey
-      const value = (fields[i] as Fast)(hasProperty(input, name) ? input[name] : absent)
-      if (value === bail) return bail
-      if (value === absent) {
-        if (!optional[i]) return bail
-        continue
-      }
-      output[name] = value
-    }
-    for (const fast of indexed) {
-      for (const key of Object.keys(input)) {
-        const value = fast(input[key])
-        if (value === bail) return bail
-        if (value !== absent && !declared.has(key)) output[key] = value
-      }
-    }
-    return output
-  }
-}
-
-/**
- * A struct whose objects have the given prototype (a class's, for its
- * instances): generated where the compiler generates code, the struct allows
- * it and the runtime builds the code at that moment, else interpreted. A required property that decodes to nothing
- * bails (Schema reports it missing).
- */
-const objects = (ast: SchemaAST.Objects, compile: Compile, prototype: object = Object.prototype): Fast | undefined => {
-  if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0 && prototype === Object.prototype) {
-    return (input) => (input === absent ? absent : input === null || input === undefined ? bail : input)
-  }
-  if (ast.indexSignatures.some((is) => !SchemaAST.isString(is.parameter) || is.parameter.checks !== undefined)) {
-    return undefined
-  }
-  const fields = ast.propertySignatures.map((ps) => compile(ps.type))
-  const indexed = ast.indexSignatures.map((is) => compile(is.type))
-  if (!all(fields) || !all(indexed)) return undefined
-  if (compile.generates && generable(ast)) {
-    try {
-      return generated(ast, fields, prototype)
-    } catch {
-      // code generation refused here: workerd allows it while a module loads, not while it answers a request
-    }
-  }
-  return interpreted(ast, fields, indexed, prototype)
-}
-
 /** An array (any number of one element type) or a tuple of required elements. */
 const arrays = (ast: SchemaAST.Arrays, compile: Compile): Fast | undefined => {
   if (ast.rest.length > 1 || ast.elements.some(SchemaAST.isOptional)) return undefined
@@ -281,30 +82,6 @@ const arrays = (ast: SchemaAST.Arrays, compile: Compile): Fast | undefined => {
       output[i] = value
     }
     return output
-  }
-}
-
-/** A getter's step on the decoding side: the value, `absent` for no value, or `bail`. */
-const getterStep = (getter: SchemaGetter.Getter<unknown, unknown, unknown>): (value: unknown) => unknown => {
-  switch (getter._tag) {
-    case "Passthrough":
-      return (value) => value
-    case "Transform":
-      return (value) => (value === absent ? absent : getter.transform(value))
-    case "TransformOptional":
-      return (value) => {
-        const out = getter.transform(value === absent ? Option.none() : Option.some(value))
-        return Option.isSome(out) ? out.value : absent
-      }
-    case "TransformEffect":
-      return (value) => (value === absent ? absent : settled(getter.transform(value, options)))
-    case "TransformOptionalEffect":
-      return (value) => {
-        const out = settled(getter.transform(value === absent ? Option.none() : Option.some(value), options))
-        return out === bail ? bail : Option.isSome(out as Option.Option<unknown>)
-          ? (out as Option.Some<unknown>).value
-          : absent
-      }
   }
 }
 
@@ -375,55 +152,12 @@ const body = (ast: SchemaAST.AST, compile: Compile): Fast | undefined => {
   }
 }
 
-/** `true` when every filter of the checks passes (reports no issue, as Schema reads it). */
-const passes = (checks: ReadonlyArray<SchemaAST.Check<unknown>>, value: unknown, ast: SchemaAST.AST): boolean => {
-  for (const check of checks) {
-    if (check._tag === "FilterGroup" ? !passes(check.checks, value, ast) : check.run(value, ast, options)) {
-      return false
-    }
-  }
-  return true
-}
-
-/** A node's checks run on what its decoder built. */
-const checked = (fast: Fast, ast: SchemaAST.AST, checks: SchemaAST.Checks): Fast => (input) => {
-  const value = fast(input)
-  return value === bail || value === absent || passes(checks, value, ast) ? value : bail
-}
-
 /**
- * A node's `encodingChecks` (the checks of the side it decodes from: the
- * type side's checks on a flipped node) run, as Schema runs them, on its
- * input once its own decoder took it.
+ * The node's own fast decoder and how many links of its encoding it covers:
+ * its `FastDecode` annotation, else a class's (its constructor's link).
  */
-const inputChecked = (fast: Fast, ast: SchemaAST.AST, checks: SchemaAST.Checks): Fast => (input) => {
-  const value = fast(input)
-  return value === bail || value === absent || passes(checks, input, ast) ? value : bail
-}
-
-/**
- * The node's own `FastDecode` and how many links of its encoding it covers:
- * the annotation holds while the node's encoding starts with the
- * transformations it was written for (links added later, such as a decoding
- * default, are decoded before it).
- */
-const own = (
-  ast: SchemaAST.AST
-): { readonly annotation: FastDecodeAnnotation; readonly covers: number } | undefined => {
-  const annotation = ast.annotations?.[FastDecode] as FastDecodeAnnotation | undefined
-  if (annotation === undefined) return undefined
-  const { transformations } = annotation
-  const current = transformationsOf(ast)
-  // written for the node's own first link (a class's), whatever links were added after it
-  if (transformations === undefined) return { annotation, covers: Math.min(1, current.length) }
-  return current.length >= transformations.length && transformations.every((t, i) => t === current[i])
-    ? { annotation, covers: transformations.length }
-    : undefined
-}
-
-/** The checks a node runs on its input (`Schema.flip` moves a node's checks there), if any. */
-const encodingChecksOf = (ast: SchemaAST.AST): SchemaAST.Checks | undefined =>
-  "encodingChecks" in ast ? ast.encodingChecks : undefined
+const own = (ast: SchemaAST.AST): { readonly build: FastDecodeBuild; readonly covers: number } | undefined =>
+  ownFastDecode(ast) ?? (classStruct(ast) === undefined ? undefined : { build: classDecoder, covers: 1 })
 
 /**
  * A compiler, memoised per node: a node's own `FastDecode` when it has one,
@@ -439,7 +173,7 @@ const makeCompiler = (generates: boolean, encodes: boolean): Compile => {
     const inputChecks = encodingChecksOf(ast)
     // the node's own fast decoder for the links it covers, else one by its kind for all of them
     const mine = encodes || inputChecks !== undefined ? undefined : own(ast)
-    const built = mine?.annotation.build(compiler, ast)
+    const built = mine?.build(compiler, ast)
     const outer = built === undefined ? ast.encoding : ast.encoding?.slice(mine?.covers)
     let self = built ?? body(ast, compiler)
     if (self !== undefined && inputChecks !== undefined) self = inputChecked(self, ast, inputChecks)
@@ -468,6 +202,14 @@ export const compilerOf = (encodes: boolean, generates = true): Compile => {
   return made
 }
 
+/**
+ * The compiled decoder of a schema alone (`undefined` when it has none), with
+ * structs generated or interpreted, for tests that hold both to the Schema
+ * decoder.
+ */
+export const compiled = (schema: Schema.Top, generates = true): Fast | undefined =>
+  compilerOf(false, generates)(schema.ast)
+
 /** Schema's decoder or encoder of untrusted input. */
 export type Parser<A> = (input: unknown) => Result.Result<A, Schema.SchemaError>
 
@@ -487,67 +229,73 @@ export const withSchema = <A>(fast: Fast | undefined, slow: Parser<A>): Parser<A
     return value === bail || value === absent ? slow(input) : Result.succeed(value as A)
   }
 
+/** `true` when the options change nothing a fast decoder decides (it is compiled for the defaults). */
+const defaults = (parseOptions: SchemaAST.ParseOptions): boolean =>
+  parseOptions.onExcessProperty !== "error" && parseOptions.disableChecks !== true
+
+/**
+ * The same schema as Schema alone decodes it: a copy of its node (annotated
+ * with nothing), which the registry does not know. Its inner nodes are the
+ * schema's own.
+ */
+export const unregistered = <S extends Schema.Top>(schema: S): S["Rebuild"] => schema.annotate({})
+
+const installed = new WeakSet<SchemaAST.AST>()
+
+/**
+ * Installs a node's fast decoder in Schema's registry, compiled on its first
+ * use: Schema's parsers then try it first and ask Schema's own parser of the
+ * node when it gives up, throws, or the options ask what it does not decide.
+ */
+const installNode = (ast: SchemaAST.AST): void => {
+  if (installed.has(ast)) return
+  installed.add(ast)
+  let fast: Fast | undefined
+  let slow: SchemaCompiler.DecodeEffect | undefined
+  SchemaCompiler.set(ast, {
+    get decode(): SchemaCompiler.Decode | undefined {
+      fast = compilerOf(false)(ast)
+      return fast === undefined ? undefined : (input, parseOptions) => {
+        if (!defaults(parseOptions)) return bail
+        try {
+          const value = (fast as Fast)(input)
+          return value === absent ? bail : value
+        } catch {
+          return bail
+        }
+      }
+    },
+    get decodeEffect(): SchemaCompiler.DecodeEffect {
+      return slow ??= SchemaParser.decodeUnknownEffect(unregistered(Schema.make<Schema.Top>(ast)))
+    }
+  })
+}
+
+/**
+ * Installs a schema's fast decoder in Schema's registry, so that
+ * `Schema.decodeUnknown*` of the schema runs it (an endpoint's response,
+ * when the endpoint is defined). Nothing is compiled until a first decode.
+ */
+export const install = (schema: Schema.Top): void => installNode(schema.ast)
+
+/** Whether a node's fast decoder is installed in Schema's registry (for the check that every response's is). */
+export const isInstalled = (ast: SchemaAST.AST): boolean => installed.has(ast)
+
 const decoders = new WeakMap<SchemaAST.AST, Parser<unknown>>()
 
 /**
- * A decoder for a schema (built once per schema): the compiled fast path when
- * there is one, else Schema's; either way, a value the fast path gives up on
- * is decoded by Schema, which builds the same value or the failure.
+ * A decoder for a schema (built once per schema): Schema's own, with the
+ * schema's fast decoders installed first.
  */
 export const decoder = <A, I>(schema: Schema.Codec<A, I>): Parser<A> => {
   const known = decoders.get(schema.ast)
   if (known !== undefined) return known as Parser<A>
-  const made = withSchema(compilerOf(false)(schema.ast), Schema.decodeUnknownResult(schema))
+  install(schema)
+  const made = Schema.decodeUnknownResult(schema)
   decoders.set(schema.ast, made)
   return made
 }
 
-/**
- * The compiled decoder of a schema alone (`undefined` when it has none), with
- * structs generated or interpreted, for tests that hold both to the Schema
- * decoder.
- */
-export const compiled = (schema: Schema.Top, generates = true): Fast | undefined =>
-  compilerOf(false, generates)(schema.ast)
-
-/**
- * The annotations of a response class (`Schema.Class<X>("X")(fields,
- * fastClass)`) that let its fast decoder build instances from the decoded
- * fields directly: the first through the class's own transformation, the
- * rest as a struct with the class's prototype, as the constructor does with
- * fields it trusts, instead of building the fields twice. For classes that
- * declare no constructor or field initialisers of their own, over a plain
- * struct (no encoding or fast decoder of its own).
- */
-export const fastClass: { readonly [FastDecode]: FastDecodeAnnotation } = {
-  [FastDecode]: {
-    transformations: undefined,
-    build: (compile, ast) => {
-      const link = ast.encoding?.[0]
-      if (
-        !SchemaAST.isDeclaration(ast) || link === undefined ||
-        link.transformation._tag !== "Transformation" || !SchemaAST.isObjects(link.to) ||
-        link.to.encoding !== undefined || encodingChecksOf(link.to) !== undefined || own(link.to) !== undefined
-      ) {
-        return undefined
-      }
-      const struct = link.to
-      const fields = compile(struct)
-      if (fields === undefined) return undefined
-      const construct = getterStep(link.transformation.decode as SchemaGetter.Getter<unknown, unknown, unknown>)
-      let instances: Fast | undefined
-      return (input) => {
-        if (instances !== undefined) return instances(input)
-        if (input === absent) return absent
-        const decoded = fields(input)
-        if (decoded === bail) return bail
-        const first = construct(decoded)
-        if (first !== bail && first !== absent) {
-          const made = objects(struct, compile, Object.getPrototypeOf(first) as object)
-          instances = made === undefined || struct.checks === undefined ? made : checked(made, struct, struct.checks)
-        }
-        return first
-      }
-    }
-  } satisfies FastDecodeAnnotation
-}
+// TEMPORARY (merge): FuturesHistory still imports it; removed once its split is merged.
+/** TEMPORARY: classes need no annotation any more. */
+export const fastClass = {}

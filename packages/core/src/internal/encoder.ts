@@ -14,8 +14,9 @@
  */
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
-import type { Fast, Parser } from "./decoder.js"
+import type { Parser } from "./decoder.js"
 import { compilerOf, withSchema } from "./decoder.js"
+import type { Fast } from "./fastDecode.js"
 
 /** A value as an encoder is to read it: the same value, or a copy of what differs. */
 type View = (input: unknown) => unknown
