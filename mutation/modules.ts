@@ -67,7 +67,7 @@ export const modules: ReadonlyArray<Module> = [
     name: "BatchCancel",
     package: "core",
     guards: "batch-cancel accounting",
-    files: [core("BatchCancel.ts")],
+    files: [core("BatchCancel.ts"), core("internal/batchChecks.ts"), core("internal/cancelWorkflow.ts")],
     tests: [coreTest("BatchCancel.test.ts"), coreTest("CancelOrders.test.ts")],
     threshold: 90
   },
@@ -75,7 +75,12 @@ export const modules: ReadonlyArray<Module> = [
     name: "RateLimiter",
     package: "core",
     guards: "rate limiter",
-    files: [core("RateLimiter.ts"), core("internal/settlements.ts"), core("internal/bucketGates.ts")],
+    files: [
+      core("RateLimiter.ts"),
+      core("RateLimiterStore.ts"),
+      core("internal/settlements.ts"),
+      core("internal/bucketGates.ts")
+    ],
     tests: [coreTest("RateLimiter.test.ts"), coreTest("RateLimiterPacing.test.ts"), coreTest("limiterDetails.test.ts")],
     threshold: 90
   },
@@ -96,7 +101,14 @@ export const modules: ReadonlyArray<Module> = [
     name: "Schemas",
     package: "core",
     guards: "decimal and timestamp decoding",
-    files: [core("Schemas.ts"), core("internal/decimalText.ts"), core("internal/timestampText.ts")],
+    files: [
+      core("Schemas.ts"),
+      core("DecimalSchemas.ts"),
+      core("TimestampSchemas.ts"),
+      core("EnumSchemas.ts"),
+      core("internal/decimalText.ts"),
+      core("internal/timestampText.ts")
+    ],
     tests: [
       coreTest("Schemas.test.ts"),
       coreTest("decimalText.test.ts"),
