@@ -1,11 +1,20 @@
 /**
  * A `Signer` on the standard WebCrypto API (`globalThis.crypto.subtle`), for
- * any runtime that has it: HMAC-SHA256 and RSASSA-PKCS1-v1_5 with SHA-256.
- * Imported keys are cached per credential.
+ * any runtime that has it: HMAC-SHA256 and RSASSA-PKCS1-v1_5 with SHA-256,
+ * through Effect's `effect/crypto` modules (`Mac`, `Signature`, `KeyFormat`).
+ * RSA keys are read from PKCS#8 or PKCS#1 PEM. Keys are imported once per
+ * credential, non-extractable.
  *
  * @since 0.1.0
  */
+import * as Context from "effect/Context"
+import type * as CryptoError from "effect/crypto/CryptoError"
+import * as KeyFormat from "effect/crypto/KeyFormat"
+import * as Mac from "effect/crypto/Mac"
+import * as SecureRandom from "effect/crypto/SecureRandom"
+import * as Signature from "effect/crypto/Signature"
 import * as Effect from "effect/Effect"
+import * as Base64 from "effect/encoding/Base64"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { BitgetSignerError } from "./BitgetError.js"
@@ -13,97 +22,85 @@ import type { SigningKey } from "./Credentials.js"
 import { keyMaterial } from "./Credentials.js"
 import { Signer } from "./Signer.js"
 
+type Services = Context.Context<Mac.Mac | Signature.Signature>
+
+let built: Services | undefined
+
+/**
+ * Effect's `Mac` and `Signature` on WebCrypto, built on first use and kept:
+ * the `CryptoKey`s they import are cached in them.
+ */
+const services = (): Services =>
+  built ??= Effect.runSync(
+    Effect.scoped(Layer.build(
+      Layer.mergeAll(Mac.layerWebCrypto, Signature.layerWebCrypto).pipe(Layer.provide(SecureRandom.layerWebCrypto))
+    ))
+  )
+
+const pkcs1 = KeyFormat.pem(KeyFormat.pkcs1)
+const pkcs8: KeyFormat.Format<"private", "decode", string> = KeyFormat.pem(KeyFormat.pkcs8)
+
+const pemBlock = /-----BEGIN ([A-Z ]+)-----([\s\S]*?)-----END \1-----/
+
+/**
+ * The PEM block of a text in the form `KeyFormat` reads, and its format: the
+ * block may sit among other text, or have lost its line breaks (a one-line
+ * environment variable). Text without a block is left for `KeyFormat` to reject.
+ */
+const rsaPem = (text: string): { readonly format: typeof pkcs8; readonly pem: string } => {
+  const match = pemBlock.exec(text)
+  if (match === null) return { format: pkcs8, pem: text }
+  const [, label = "", body = ""] = match
+  return {
+    format: label === "RSA PRIVATE KEY" ? pkcs1 : pkcs8,
+    pem: `-----BEGIN ${label}-----\n${body.replace(/\s+/g, "")}\n-----END ${label}-----`
+  }
+}
+
+/** Signs bytes with one imported key. */
+type SignBytes = (data: Uint8Array) => Effect.Effect<Uint8Array, CryptoError.CryptoError>
+
 const encoder = new TextEncoder()
 
-/** Bytes on a plain `ArrayBuffer`, as WebCrypto's `BufferSource` wants them under every lib typing. */
-type Bytes = Uint8Array<ArrayBuffer>
-
-/** UTF-8 bytes of a string (a fresh, non-shared buffer). */
-const utf8 = (text: string): Bytes => encoder.encode(text) as Bytes
-
-type CryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
-
-const base64 = (bytes: ArrayBuffer): string => {
-  let binary = ""
-  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte)
-  return btoa(binary)
-}
-
-const derLength = (length: number): Array<number> => {
-  if (length < 0x80) return [length]
-  const bytes: Array<number> = []
-  for (let rest = length; rest > 0; rest >>= 8) bytes.unshift(rest & 0xff)
-  return [0x80 | bytes.length, ...bytes]
-}
-
-const der = (tag: number, content: Bytes): Bytes => {
-  const header = [tag, ...derLength(content.length)]
-  const out = new Uint8Array(header.length + content.length)
-  out.set(header)
-  out.set(content, header.length)
-  return out
-}
-
-const concat = (...parts: ReadonlyArray<Bytes>): Bytes => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
+/**
+ * Reads a key into Effect's form: an HMAC key from the secret's UTF-8 bytes,
+ * an RSA key from its PEM (imported and checked by `KeyFormat`).
+ */
+const importKey = (key: SigningKey): Effect.Effect<SignBytes, CryptoError.CryptoError> => {
+  if (key._tag === "Hmac") {
+    const mac = Context.get(services(), Mac.Mac)
+    return Effect.map(
+      Mac.key(Mac.hmacSha256, encoder.encode(Redacted.value(key.secret))),
+      (hmacKey): SignBytes => (data) => mac.sign(hmacKey, data)
+    )
   }
-  return out
+  const signature = Context.get(services(), Signature.Signature)
+  const { format, pem } = rsaPem(Redacted.value(key.privateKeyPem))
+  return Effect.map(
+    KeyFormat.decodePrivate(format, Signature.rsaPkcs1v15Sha256, pem),
+    (rsaKey): SignBytes => (data) => signature.sign(rsaKey, data)
+  )
 }
 
-// AlgorithmIdentifier { rsaEncryption (1.2.840.113549.1.1.1), NULL }
-const rsaAlgorithm = Uint8Array.of(
-  0x30,
-  0x0d,
-  0x06,
-  0x09,
-  0x2a,
-  0x86,
-  0x48,
-  0x86,
-  0xf7,
-  0x0d,
-  0x01,
-  0x01,
-  0x01,
-  0x05,
-  0x00
-)
+const signers = new WeakMap<Redacted.Redacted<string>, SignBytes>()
 
-/** Wraps a PKCS#1 RSAPrivateKey in a PKCS#8 PrivateKeyInfo. */
-const pkcs1ToPkcs8 = (pkcs1: Bytes): Bytes =>
-  der(0x30, concat(Uint8Array.of(0x02, 0x01, 0x00), rsaAlgorithm, der(0x04, pkcs1)))
+/** The key's signing function, imported on first use and cached per credential. */
+const signerOf = (key: SigningKey): Effect.Effect<SignBytes, CryptoError.CryptoError> =>
+  Effect.suspend(() => {
+    const secret = keyMaterial(key)
+    const cached = signers.get(secret)
+    if (cached !== undefined) return Effect.succeed(cached)
+    return Effect.map(importKey(key), (signBytes) => {
+      signers.set(secret, signBytes)
+      return signBytes
+    })
+  })
 
-const pemBody = (pem: string): { readonly label: string; readonly bytes: Bytes } => {
-  const match = /-----BEGIN ([A-Z ]+)-----([\s\S]*?)-----END \1-----/.exec(pem)
-  if (match === null) throw new Error("not a PEM block")
-  const binary = atob((match[2] ?? "").replace(/\s+/g, ""))
-  return { label: match[1] ?? "", bytes: Uint8Array.from(binary, (c) => c.charCodeAt(0)) }
-}
-
-const importRsa = (pem: string): Promise<CryptoKey> => {
-  const { bytes, label } = pemBody(pem)
-  const pkcs8 = label === "RSA PRIVATE KEY" ? pkcs1ToPkcs8(bytes) : bytes
-  return crypto.subtle.importKey("pkcs8", pkcs8, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["sign"])
-}
-
-const importHmac = (secret: string): Promise<CryptoKey> =>
-  crypto.subtle.importKey("raw", utf8(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-
-const keys = new WeakMap<Redacted.Redacted<string>, Promise<CryptoKey>>()
-
-const cryptoKey = (key: SigningKey): Promise<CryptoKey> => {
-  const secret = keyMaterial(key)
-  let imported = keys.get(secret)
-  if (imported === undefined) {
-    imported = key._tag === "Hmac" ? importHmac(Redacted.value(secret)) : importRsa(Redacted.value(secret))
-    keys.set(secret, imported)
-  }
-  return imported
-}
+/** The typed failure: Effect's reason (never the key), or a fixed text for an unexpected WebCrypto exception. */
+const signerError = (key: SigningKey, detail: string): BitgetSignerError =>
+  new BitgetSignerError({
+    issue: `the ${key._tag === "Hmac" ? "HMAC secret" : "RSA private key"} could not be imported or used (${detail})`
+  })
 
 /**
  * The WebCrypto signer.
@@ -113,16 +110,12 @@ const cryptoKey = (key: SigningKey): Promise<CryptoKey> => {
  */
 export const make: Signer.Service = Signer.of({
   sign: (key, prehash) =>
-    Effect.tryPromise({
-      try: async () => {
-        const algorithm = key._tag === "Hmac" ? "HMAC" : "RSASSA-PKCS1-v1_5"
-        return base64(await crypto.subtle.sign(algorithm, await cryptoKey(key), utf8(prehash)))
-      },
-      catch: () =>
-        new BitgetSignerError({
-          issue: `the ${key._tag === "Hmac" ? "HMAC secret" : "RSA private key"} could not be imported or used`
-        })
-    })
+    signerOf(key).pipe(
+      Effect.flatMap((signBytes) => signBytes(encoder.encode(prehash))),
+      Effect.map(Base64.encode),
+      Effect.mapError((error) => signerError(key, error.message)),
+      Effect.catchDefect(() => Effect.fail(signerError(key, "WebCrypto failed")))
+    )
 })
 
 /**

@@ -2,9 +2,9 @@
  * `BitgetFetch`: the fetch transport (`HttpTransport.fromFetch`) through
  * Node's real `fetch` against loopback servers (cap, deadline, abort, typed
  * failures); fetch's own `TypeError` told apart from a bug with an injected
- * fetch; the layer signing with WebCrypto (HMAC and RSA, each key imported
- * once), reading its options from a `ConfigProvider`, and loading nothing of
- * Node's.
+ * fetch; the layer signing with WebCrypto (HMAC and RSA, each key imported on
+ * first use only), reading its options from a `ConfigProvider`, and loading
+ * nothing of Node's.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Effect, Exit, Fiber, Formatter, Layer, Logger, Option, Tracer } from "effect"
@@ -350,7 +350,9 @@ describe("BitgetFetch.layer", () => {
     }).pipe(Effect.provide(layer))
   })
 
-  it.effect("signs with RSA (PKCS#8 and PKCS#1 PEM), verifiable as SHA256withRSA, each key imported once", () => {
+  // An RSA key is imported on its first use only: `KeyFormat` imports the PEM once to read it, and the
+  // `Signature` service once more, non-extractable, to sign with it.
+  it.effect("signs with RSA (PKCS#8 and PKCS#1 PEM), verifiable as SHA256withRSA, each key imported on first use", () => {
     const importKey = vi.spyOn(crypto.subtle, "importKey")
     const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
     return Effect.forEach(["pkcs8", "pkcs1"] as const, (type) => {
@@ -360,13 +362,15 @@ describe("BitgetFetch.layer", () => {
       })
       return Effect.gen(function*() {
         yield* TradeRates.tradeRates({ businessType: "spot" })
+        const imports = importKey.mock.calls.length
         yield* TradeRates.tradeRates({ businessType: "mix", symbol: "ETHUSDT" })
+        assert.strictEqual(importKey.mock.calls.length, imports, `${type} imported again`)
         for (const request of sent) {
           const signature = Buffer.from(request.headers.get("access-sign") ?? "", "base64")
           assert.isTrue(verify("sha256", Buffer.from(prehashOf(request)), publicKey, signature), type)
         }
       }).pipe(Effect.provide(layer))
-    }).pipe(Effect.tap(() => Effect.sync(() => assert.strictEqual(importKey.mock.calls.length, 2))))
+    }).pipe(Effect.tap(() => Effect.sync(() => assert.strictEqual(importKey.mock.calls.length, 4))))
   })
 
   it.effect("layerConfig reads the ConfigProvider in context (a Worker's bindings), not process.env", () => {
