@@ -5,26 +5,38 @@
  *
  * @since 0.1.0
  */
-import * as DateTime from "effect/DateTime"
+import type * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
 import * as BitgetClient from "./BitgetClient.js"
 import type { BitgetError } from "./BitgetError.js"
-import { BitgetRequestError } from "./BitgetError.js"
 import * as Endpoint from "./Endpoint.js"
-import { fastClass } from "./internal/decoder.js"
+import {
+  EnterPointSource,
+  forces,
+  marginModes,
+  OrderSource,
+  OrderSourceFilter,
+  orderSourceFilters,
+  OrderStatus,
+  orderTypes,
+  posModes,
+  posSides,
+  ProductType,
+  productTypes,
+  reduceOnlyValues,
+  sides,
+  TradeSide
+} from "./FuturesHistoryEnums.js"
+import * as KeptHistory from "./paging/keptHistory.js"
 import type * as Paginate from "./paging/paginate.js"
 import * as Windowed from "./paging/windowed.js"
 import type * as Resumable from "./Resumable.js"
-import type { OneOf } from "./Schemas.js"
 import {
   checkWindow,
   ClientOid,
-  ClosedEnum,
-  completeRange,
   Decimal,
   Filter,
   IntString,
@@ -37,277 +49,12 @@ import {
 } from "./Schemas.js"
 
 /**
- * The product types the request accepts.
+ * The value tables and enum schemas of the order fields and filters (they
+ * live in `FuturesHistoryEnums`).
  *
- * @since 0.1.0
- * @category constants
+ * @since 0.3.0
  */
-export const productTypes = ["USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES"] as const
-
-/**
- * A futures product type.
- *
- * @since 0.2.0
- * @category models
- */
-export type ProductType = OneOf<typeof productTypes>
-
-/**
- * A futures product type (closed: anything else is rejected before sending).
- *
- * @since 0.1.0
- * @category models
- */
-export const ProductType: Schema.refine<ProductType, Schema.String> = ClosedEnum("ProductType", productTypes)
-
-/**
- * The only `orderSource` values the request accepts as a filter.
- *
- * @since 0.1.0
- * @category constants
- */
-export const orderSourceFilters = [
-  "normal",
-  "market",
-  "profit_market",
-  "loss_market",
-  "Trader_delegate",
-  "trader_profit",
-  "trader_loss",
-  "reverse",
-  "trader_reverse",
-  "profit_limit",
-  "loss_limit",
-  "liquidation",
-  "delivery_close_long",
-  "delivery_close_short",
-  "pos_profit_limit",
-  "pos_profit_market",
-  "pos_loss_limit",
-  "pos_loss_market"
-] as const
-
-/**
- * An `orderSource` filter of the request.
- *
- * @since 0.2.0
- * @category models
- */
-export type OrderSourceFilter = OneOf<typeof orderSourceFilters>
-
-/**
- * An `orderSource` filter (closed: anything else is rejected before sending).
- *
- * @since 0.1.0
- * @category models
- */
-export const OrderSourceFilter: Schema.refine<OrderSourceFilter, Schema.String> = ClosedEnum(
-  "OrderSourceFilter",
-  orderSourceFilters,
-  "the orderSource filter values (see orderSourceFilters)"
-)
-
-/**
- * Every `orderSource` value documented in responses.
- *
- * @since 0.1.0
- * @category constants
- */
-export const orderSources = [
-  ...orderSourceFilters,
-  "profit_chase",
-  "loss_chase",
-  "follower_delegate",
-  "reduce_offset",
-  "market_risk",
-  "plan_limit",
-  "plan_market",
-  "strategy_positive",
-  "strategy_reverse",
-  "strategy_unlimited",
-  "move_limit",
-  "move_market",
-  "tracking_limit",
-  "tracking_market",
-  "strategy_dca_positive",
-  "strategy_dca_reverse",
-  "strategy_oco_limit",
-  "strategy_oco_trigger",
-  "modify_order_limit",
-  "strategy_regular_buy",
-  "strategy_grid_middle"
-] as const
-
-/**
- * The source of an order in a response: a documented value (see `orderSources`), or `Unrecognized`.
- *
- * @since 0.2.0
- * @category models
- */
-export type OrderSource = OpenEnum<typeof orderSources[number]>
-
-/**
- * The source of an order in a response (open).
- *
- * @since 0.1.0
- * @category models
- */
-export const OrderSource: Schema.Codec<OrderSource, string> = OpenEnum(orderSources)
-
-/**
- * Every documented `tradeSide`: `open`/`close` in hedge mode, the `_single`
- * names in one-way mode.
- *
- * @since 0.1.0
- * @category constants
- */
-export const tradeSides = [
-  "close",
-  "open",
-  "reduce_close_long",
-  "reduce_close_short",
-  "burst_close_long",
-  "burst_close_short",
-  "offset_close_long",
-  "offset_close_short",
-  "delivery_close_long",
-  "delivery_close_short",
-  "dte_sys_adl_close_long",
-  "dte_sys_adl_close_short",
-  "buy_single",
-  "sell_single",
-  "reduce_buy_single",
-  "reduce_sell_single",
-  "burst_buy_single",
-  "burst_sell_single",
-  "delivery_sell_single",
-  "delivery_buy_single",
-  "dte_sys_adl_buy_in_single_side_mode",
-  "dte_sys_adl_sell_in_single_side_mode"
-] as const
-
-/**
- * The direction or close kind of an order: a documented value (see `tradeSides`), or `Unrecognized`.
- *
- * @since 0.2.0
- * @category models
- */
-export type TradeSide = OpenEnum<typeof tradeSides[number]>
-
-/**
- * The direction or close kind of an order (open).
- *
- * @since 0.1.0
- * @category models
- */
-export const TradeSide: Schema.Codec<TradeSide, string> = OpenEnum(tradeSides)
-
-/**
- * Where an order was entered, as documented (upper case).
- *
- * @since 0.1.0
- * @category constants
- */
-export const enterPointSources = ["WEB", "API", "SYS", "ANDROID", "IOS"] as const
-
-/**
- * Where an order was entered: a documented value (see `enterPointSources`), or `Unrecognized`.
- *
- * @since 0.2.0
- * @category models
- */
-export type EnterPointSource = OpenEnum<typeof enterPointSources[number]>
-
-/**
- * Where an order was entered (open); read case-insensitively, since this
- * endpoint answers in lower case (`web` decodes as `WEB`).
- *
- * @since 0.1.0
- * @category models
- */
-export const EnterPointSource: Schema.Codec<EnterPointSource, string> = OpenEnum(enterPointSources, {
-  caseInsensitive: true
-})
-
-/**
- * Documented order statuses of this endpoint (`canceled` with one l).
- *
- * @since 0.1.0
- * @category constants
- */
-export const orderStatuses = ["filled", "canceled"] as const
-
-/**
- * The status of a historical order: a documented value (see `orderStatuses`), or `Unrecognized`.
- *
- * @since 0.2.0
- * @category models
- */
-export type OrderStatus = OpenEnum<typeof orderStatuses[number]>
-
-/**
- * The status of a historical order (open: further values are kept as `Unrecognized`).
- *
- * @since 0.1.0
- * @category models
- */
-export const OrderStatus: Schema.Codec<OrderStatus, string> = OpenEnum(orderStatuses)
-
-/**
- * Order sides.
- *
- * @since 0.1.0
- * @category constants
- */
-export const sides = ["buy", "sell"] as const
-
-/**
- * Time-in-force values.
- *
- * @since 0.1.0
- * @category constants
- */
-export const forces = ["ioc", "fok", "gtc", "post_only"] as const
-
-/**
- * Position sides: two-way long or short, or one-way `net`.
- *
- * @since 0.1.0
- * @category constants
- */
-export const posSides = ["long", "short", "net"] as const
-
-/**
- * Margin modes.
- *
- * @since 0.1.0
- * @category constants
- */
-export const marginModes = ["isolated", "crossed"] as const
-
-/**
- * Position modes.
- *
- * @since 0.1.0
- * @category constants
- */
-export const posModes = ["one_way_mode", "hedge_mode"] as const
-
-/**
- * Order types.
- *
- * @since 0.1.0
- * @category constants
- */
-export const orderTypes = ["limit", "market"] as const
-
-/**
- * Values of the `reduceOnly` flag.
- *
- * @since 0.1.0
- * @category constants
- */
-export const reduceOnlyValues = ["YES", "NO"] as const
+export * from "./FuturesHistoryEnums.js"
 
 /**
  * One historical futures order. Prices the exchange leaves unset (`""` or
@@ -350,7 +97,7 @@ export class FuturesOrder extends Schema.Class<FuturesOrder>("FuturesOrder")({
   presetStopSurplusPrice: Maybe(Decimal),
   presetStopLossPrice: Maybe(Decimal),
   posAvg: Maybe(Decimal)
-}, fastClass) {}
+}) {}
 
 /**
  * One page of history. At the end of the data the exchange sends
@@ -364,7 +111,7 @@ export class FuturesHistoryPage extends Schema.Class<FuturesHistoryPage>("Future
   entrustedList: ListOrEmpty(FuturesOrder),
   /** Id of the last (oldest) order of the page: the `idLessThan` of the next page. */
   endId: Maybe(Schema.String)
-}, fastClass) {}
+}) {}
 
 /**
  * The most days between `startTime` and `endTime` in one request.
@@ -453,12 +200,6 @@ export const endpoint = Endpoint.get({
   response: FuturesHistoryPage
 })
 
-/** Why nothing older than the horizon exists, as a refused range names it. */
-const kept = `the exchange keeps ${historyDays} days of futures history`
-
-/** The oldest time the exchange keeps history for, at `now`. */
-const horizon = (now: DateTime.Utc): DateTime.Utc => DateTime.subtract(now, { days: historyDays })
-
 /**
  * Lists one page of historical futures orders (newest first; at most 90 days
  * back). When both `orderId` and `clientOid` are given only `orderId` is sent;
@@ -488,20 +229,7 @@ const horizon = (now: DateTime.Utc): DateTime.Utc => DateTime.subtract(now, { da
 export const ordersHistory = (
   request: FuturesHistoryRequest
 ): Effect.Effect<FuturesHistoryPage, BitgetError, BitgetClient.BitgetClient> =>
-  Effect.flatMap(Windowed.exchangeNow, (now) => {
-    const earliest = horizon(now)
-    const filled = completeRange(request, now, maxWindowDays, DateTime.add(earliest, Windowed.grace))
-    const first = request.startTime ?? request.endTime
-    return first !== undefined && DateTime.isLessThan(first, earliest)
-      ? Effect.fail(
-        new BitgetRequestError({
-          endpoint: Endpoint.label(endpoint),
-          issue: `${request.startTime === undefined ? "endTime" : "startTime"}: the exchange keeps ${historyDays} ` +
-            `days of history, so it must not be before ${DateTime.formatIso(earliest)}`
-        })
-      )
-      : BitgetClient.execute(endpoint, filled)
-  })
+  KeptHistory.keptPage(endpoint, request, { days: historyDays, windowDays: maxWindowDays })
 
 /**
  * What `stream` walks: by default the exchange's own last 90 days (no time
@@ -568,60 +296,18 @@ export const pages = (
 ): Stream.Stream<Resumable.Page<FuturesOrder>, BitgetError, BitgetClient.BitgetClient> => paged.pages(request)
 
 /**
- * The walk of `stream` and `pages`, given the exchange's clock: without
- * `startTime`, the exchange's own last 90 days as one window (no time sent
- * but an end the caller set or a stalled cursor narrowed); with it, the range
- * in windows. An end older than the history the exchange keeps is refused
- * (as `windowed` refuses such a range).
+ * `stream` and `pages`: the 90 days the exchange keeps (in one window, no
+ * time sent, or the range's in windows of 90 days), pages of up to 100,
+ * `idLessThan` the page's `endId` (see `KeptHistory.keptListed`).
  */
-const walkOf: Windowed.WalkOf<FuturesHistoryStreamRequest, FuturesOrder> = (request, now) => {
-  const { endTime, order, pageSize = maxLimit, resume, startTime, ...filters } = request
-  const oldest = { time: DateTime.add(horizon(now), Windowed.grace), reason: kept }
-  const label = Endpoint.label(endpoint)
-  const page = (
-    times: { readonly startTime?: DateTime.Utc; readonly endTime?: DateTime.Utc },
-    cursor: Option.Option<string>
-  ) =>
-    ordersHistory({ ...filters, ...times, limit: pageSize, ...Windowed.cursorParam(cursor) })
-      .pipe(Effect.map((result) => ({ items: result.entrustedList, next: result.endId })))
-  const common = {
-    endpoint: label,
-    stream: Windowed.streamName(label, filters),
-    resume,
-    until: DateTime.add(now, Windowed.grace),
-    order,
-    pageSize,
-    id: (record: FuturesOrder) => record.orderId,
-    time: (record: FuturesOrder) => record.cTime
-  }
-  if (startTime !== undefined) {
-    return {
-      ...common,
-      range: { start: startTime, end: endTime ?? now },
-      horizon: oldest,
-      maxSpanDays: maxWindowDays,
-      fetch: (window: Paginate.Window, cursor: Option.Option<string>) =>
-        page({ startTime: window.start, endTime: window.end }, cursor)
-    }
-  }
-  if (resume === undefined && endTime !== undefined && DateTime.isLessThan(endTime, oldest.time)) {
-    return Windowed.endsBefore(`up to ${DateTime.formatIso(endTime)}`, oldest)
-  }
-  const open = resume === undefined ? { start: horizon(now), end: endTime ?? now } : undefined
-  return {
-    ...common,
-    range: open ?? { start: horizon(now), end: now },
-    maxSpanDays: "whole" as const,
-    // the window's end is sent only when the caller set it, a stalled cursor narrowed it, or the walk is resumed
-    fetch: (window: Paginate.Window, cursor: Option.Option<string>) =>
-      page(
-        endTime === undefined && open !== undefined && DateTime.Equivalence(window.end, open.end)
-          ? {}
-          : { endTime: window.end },
-        cursor
-      )
-  }
-}
-
-/** `stream` and `pages`: see `walkOf`. */
-const paged = Windowed.paged(Endpoint.label(endpoint), walkOf)
+const paged = KeptHistory.keptListed({
+  endpoint: Endpoint.label(endpoint),
+  bounds: { windowDays: maxWindowDays, pageSize: maxLimit },
+  kept: { days: historyDays, what: "futures history" },
+  filters: (request: FuturesHistoryStreamRequest) => KeptHistory.rangeFilters(request),
+  id: (record: FuturesOrder) => record.orderId,
+  time: (record) => record.cTime,
+  page: (filters, times, limit, cursor) =>
+    ordersHistory({ ...filters, ...times, limit, ...Windowed.cursorParam(cursor) })
+      .pipe(Effect.map((page) => ({ items: page.entrustedList, next: page.endId })))
+})

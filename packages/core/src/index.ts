@@ -97,6 +97,13 @@ export * as FundNetFlow from "./FundNetFlow.js"
 export * as FuturesHistory from "./FuturesHistory.js"
 
 /**
+ * The value tables and enum schemas of futures order history (re-exported by `FuturesHistory`).
+ *
+ * @since 0.3.0
+ */
+export * as FuturesHistoryEnums from "./FuturesHistoryEnums.js"
+
+/**
  * The HTTP exchange under the client: one request, its answer read within a
  * size cap and a deadline.
  *

@@ -295,7 +295,3 @@ export const decoder = <A, I>(schema: Schema.Codec<A, I>): Parser<A> => {
   decoders.set(schema.ast, made)
   return made
 }
-
-// TEMPORARY (merge): FuturesHistory still imports it; removed once its split is merged.
-/** TEMPORARY: classes need no annotation any more. */
-export const fastClass = {}
