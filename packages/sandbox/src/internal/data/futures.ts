@@ -130,6 +130,16 @@ const POS_AVG_SALT = 91
 /** Salt of the draw leaving `reduceOnly` out of a record, as the doc example does (both live captures have it). */
 const REDUCE_ONLY_SALT = 97
 
+/** How an order trades, as the exchange writes it in each position mode. */
+const tradeSideOf = (hedge: boolean, liquidation: boolean, closing: boolean, long: boolean, side: string): string =>
+  hedge
+    ? liquidation ? (long ? "burst_close_long" : "burst_close_short") : closing ? "close" : "open"
+    : liquidation
+    ? `burst_${side}_single`
+    : closing
+    ? `reduce_${side}_single`
+    : `${side}_single`
+
 /**
  * The JSON record of order `i`. In hedge mode `side` is the position's
  * direction (a close of a long is a `buy`), as the exchange writes it; closes
@@ -148,14 +158,7 @@ export const record = (self: Dataset, i: number) => {
   const long = draw.chance(0.5)
   // hedge mode: the position's direction (a close of a long is a "buy"); one-way: the trade's (it sells)
   const side = hedge ? (long ? "buy" : "sell") : closing === long ? "sell" : "buy"
-  const liquidation = source === "liquidation"
-  const tradeSide = hedge
-    ? liquidation ? (long ? "burst_close_long" : "burst_close_short") : closing ? "close" : "open"
-    : liquidation
-    ? `burst_${side}_single`
-    : closing
-    ? `reduce_${side}_single`
-    : `${side}_single`
+  const tradeSide = tradeSideOf(hedge, source === "liquidation", closing, long, side)
   const decimals = future.pricePrecision
   const qDecimals = future.quantityPrecision
   const mark = priceAt(future.basePrice, future.symbol, cTime)

@@ -104,6 +104,82 @@ const orderValueCaps = (seed: number, i: number, quote: string) => {
   return { maxLimitOrderValue: trimmed(limit, 8), maxMarketOrderValue: trimmed(market, 8) }
 }
 
+/** A seeded draw, as `Draw.at` gives it. */
+type Drawing = ReturnType<typeof Draw.at>
+
+/**
+ * The base, quote and reference price of the `i`-th pair: a well-known one,
+ * else drawn (a pair not taken yet).
+ */
+const pairAt = (draw: Drawing, i: number, taken: ReadonlySet<string>): readonly [string, string, number] => {
+  const known = wellKnown[i]
+  if (known !== undefined) return known
+  const quote = draw.weighted([["USDT", 75], ["USDC", 12], ["BTC", 8], ["ETH", 5]])
+  let base: string
+  do {
+    base = draw.pick(syllables) + draw.pick(syllables) +
+      (draw.chance(0.5) ? draw.pick(["X", "K", "N", "S", "Z", "AI"]) : "")
+  } while (taken.has(base + quote))
+  return [base, quote, 10 ** draw.between(-6, 4) / (quoteUsd[quote] ?? 1)]
+}
+
+/** The `i`-th pair's status: the well-known ones online, one each offline, gray and halt after them, then drawn. */
+const statusAt = (draw: Drawing, i: number): SpotSymbol["status"] =>
+  i < wellKnown.length
+    ? "online"
+    : i === wellKnown.length
+    ? "offline"
+    : i === wellKnown.length + 1
+    ? "gray"
+    : i === wellKnown.length + 2
+    ? "halt"
+    : draw.weighted([["online", 85], ["offline", 6], ["gray", 4], ["halt", 5]] as const)
+
+/** The `i`-th symbol of the universe (its pair not among `taken`). */
+const symbolAt = (seed: number, i: number, anchor: number, shapes: Shapes, taken: ReadonlySet<string>): SpotSymbol => {
+  const draw = Draw.at(seed, 11, i)
+  const [base, quote, price] = pairAt(draw, i, taken)
+  const symbol = base + quote
+  const status = statusAt(draw, i)
+  const pricePrecision = pricePrecisionOf(price)
+  const quantityPrecision = clamp(Math.floor(Math.log10(price)) + 2 + draw.int(0, 1), 0, 8)
+  const makerFee = draw.weighted([["0.001", 80], ["0.002", 15], ["0", 5]])
+  const takerFee = makerFee === "0" ? "0.001" : makerFee
+  const offTime = status === "offline" || status === "halt" ? String(anchor - draw.int(1, 400) * DAY) : ""
+  const ratio = draw.pick([0.05, 0.1, 0.2, 0.5])
+  const older = {
+    symbol,
+    baseCoin: base,
+    quoteCoin: quote,
+    minTradeAmount: padded(0, 0),
+    maxTradeAmount: padded(900_000_000_000_000_000_000, 0),
+    takerFeeRate: takerFee,
+    makerFeeRate: makerFee,
+    pricePrecision: String(pricePrecision),
+    quantityPrecision: String(quantityPrecision),
+    quotePrecision: String(clamp(pricePrecision + draw.int(0, 2), 0, 12)),
+    status,
+    minTradeUSDT: draw.pick(["1", "5", "10"]),
+    buyLimitPriceRatio: padded(ratio, 2),
+    sellLimitPriceRatio: padded(ratio, 2)
+  }
+  const orderQuantity = draw.pick(["200", "400", "1000"])
+  const areaSymbol = draw.chance(0.08) ? "yes" : "no"
+  const openTime = String(anchor - draw.int(30, 2500) * DAY)
+  return {
+    symbol,
+    baseCoin: base,
+    quoteCoin: quote,
+    status,
+    pricePrecision,
+    quantityPrecision,
+    basePrice: price,
+    record: variant(shapes, seed, OLDER_SHAPE_SALT, i, OLDER_SHAPE_SHARE)
+      ? older
+      : { ...older, areaSymbol, orderQuantity, openTime, offTime, ...orderValueCaps(seed, i, quote) }
+  }
+}
+
 /**
  * Builds the spot symbol universe: the well-known pairs first, then generated
  * ones. Under `varied` a share of the records take the older live shape,
@@ -118,71 +194,10 @@ export const makeSymbols = (
 ): ReadonlyArray<SpotSymbol> => {
   const out: Array<SpotSymbol> = []
   const taken = new Set<string>()
-  const total = Math.max(count, wellKnown.length)
-  for (let i = 0; i < total; i++) {
-    const draw = Draw.at(seed, 11, i)
-    let base: string
-    let quote: string
-    let price: number
-    const known = wellKnown[i]
-    if (known !== undefined) {
-      ;[base, quote, price] = known
-    } else {
-      quote = draw.weighted([["USDT", 75], ["USDC", 12], ["BTC", 8], ["ETH", 5]])
-      do {
-        base = draw.pick(syllables) + draw.pick(syllables) +
-          (draw.chance(0.5) ? draw.pick(["X", "K", "N", "S", "Z", "AI"]) : "")
-      } while (taken.has(base + quote))
-      price = 10 ** draw.between(-6, 4) / (quoteUsd[quote] ?? 1)
-    }
-    const symbol = base + quote
-    taken.add(symbol)
-    const status: SpotSymbol["status"] = known !== undefined
-      ? "online"
-      : i === wellKnown.length
-      ? "offline"
-      : i === wellKnown.length + 1
-      ? "gray"
-      : i === wellKnown.length + 2
-      ? "halt"
-      : draw.weighted([["online", 85], ["offline", 6], ["gray", 4], ["halt", 5]] as const)
-    const pricePrecision = pricePrecisionOf(price)
-    const quantityPrecision = clamp(Math.floor(Math.log10(price)) + 2 + draw.int(0, 1), 0, 8)
-    const makerFee = draw.weighted([["0.001", 80], ["0.002", 15], ["0", 5]])
-    const takerFee = makerFee === "0" ? "0.001" : makerFee
-    const offTime = status === "offline" || status === "halt" ? String(anchor - draw.int(1, 400) * DAY) : ""
-    const ratio = draw.pick([0.05, 0.1, 0.2, 0.5])
-    const older = {
-      symbol,
-      baseCoin: base,
-      quoteCoin: quote,
-      minTradeAmount: padded(0, 0),
-      maxTradeAmount: padded(900_000_000_000_000_000_000, 0),
-      takerFeeRate: takerFee,
-      makerFeeRate: makerFee,
-      pricePrecision: String(pricePrecision),
-      quantityPrecision: String(quantityPrecision),
-      quotePrecision: String(clamp(pricePrecision + draw.int(0, 2), 0, 12)),
-      status,
-      minTradeUSDT: draw.pick(["1", "5", "10"]),
-      buyLimitPriceRatio: padded(ratio, 2),
-      sellLimitPriceRatio: padded(ratio, 2)
-    }
-    const orderQuantity = draw.pick(["200", "400", "1000"])
-    const areaSymbol = draw.chance(0.08) ? "yes" : "no"
-    const openTime = String(anchor - draw.int(30, 2500) * DAY)
-    out.push({
-      symbol,
-      baseCoin: base,
-      quoteCoin: quote,
-      status,
-      pricePrecision,
-      quantityPrecision,
-      basePrice: price,
-      record: variant(shapes, seed, OLDER_SHAPE_SALT, i, OLDER_SHAPE_SHARE)
-        ? older
-        : { ...older, areaSymbol, orderQuantity, openTime, offTime, ...orderValueCaps(seed, i, quote) }
-    })
+  for (let i = 0; i < Math.max(count, wellKnown.length); i++) {
+    const symbol = symbolAt(seed, i, anchor, shapes, taken)
+    taken.add(symbol.symbol)
+    out.push(symbol)
   }
   return out
 }
