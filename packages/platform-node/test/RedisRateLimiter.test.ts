@@ -182,6 +182,29 @@ describe("RedisRateLimiter", () => {
     30_000
   )
 
+  it.live.skipIf(!hasRedis && process.env.CI !== "true")(
+    "loads its scripts again when Redis has forgotten them, and tells Redis's own errors apart",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const port = yield* redisServer
+        const store = yield* RedisRateLimiter.make({ host: "127.0.0.1", port })
+        const request = { key: "ip:loaded", limit: 5, windowMillis: 1000, spacingMillis: 0 }
+        assert.strictEqual((yield* store.acquire(request))._tag, "Granted")
+        const admin = yield* Effect.acquireRelease(
+          Effect.sync(() => new Redis({ host: "127.0.0.1", port })),
+          (client) => Effect.sync(() => client.disconnect())
+        )
+        // as after a restart of Redis: the scripts loaded by hash are gone
+        yield* Effect.promise(() => admin.call("SCRIPT", "FLUSH"))
+        assert.strictEqual((yield* store.acquire(request))._tag, "Granted")
+        yield* Effect.promise(() => admin.set("bitget:ratelimit:ip:broken", "not a bucket"))
+        const error = yield* Effect.flip(store.acquire({ ...request, key: "ip:broken" }))
+        assert.include(error.message, "Redis answered with an error (")
+        assert.include(error.message, "WRONGTYPE")
+      })),
+    30_000
+  )
+
   it.live(
     "fails at once with a typed error when Redis is unreachable, reporting the outage once and printing nothing",
     () =>
