@@ -95,7 +95,9 @@ export const modules: ReadonlyArray<Module> = [
       coreTest("pagingWalk.test.ts"),
       coreTest("resumable.test.ts"),
       // the one page of a kept history (`paging/keptHistory.ts`): refused or completed before sending
-      coreTest("FuturesHistory.test.ts")
+      coreTest("FuturesHistory.test.ts"),
+      // the open walk of a kept history: the times sent, fresh, narrowed and resumed
+      coreTest("keptHistory.test.ts")
     ],
     threshold: 90
   },

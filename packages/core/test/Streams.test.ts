@@ -7,7 +7,7 @@ import { windows } from "../src/paging/paginate.js"
 import * as Resumable from "../src/Resumable.js"
 import * as TaxRecords from "../src/TaxRecords.js"
 import type { Recorded, Reply } from "./support.js"
-import { advance, credentials, day, exchange, fail, ok, quiesce } from "./support.js"
+import { advance, credentials, day, exchange, fail, futuresOrder, ok, quiesce } from "./support.js"
 
 const t0 = Date.UTC(2026, 0, 1)
 const at = (millis: number) => DateTime.makeUnsafe(millis)
@@ -322,36 +322,6 @@ describe("P2pOrders.stream", () => {
 })
 
 describe("FuturesHistory.stream", () => {
-  const futuresOrder = (r: { id: string; ts: number }) => ({
-    symbol: "BTCUSDT",
-    size: "1",
-    orderId: r.id,
-    clientOid: "",
-    baseVolume: "1",
-    fee: "0",
-    price: "",
-    priceAvg: "",
-    status: "filled",
-    side: "buy",
-    force: "gtc",
-    totalProfits: "0",
-    posSide: "net",
-    marginCoin: "USDT",
-    quoteVolume: "1",
-    leverage: "10",
-    marginMode: "crossed",
-    enterPointSource: "api",
-    tradeSide: "open",
-    posMode: "one_way_mode",
-    orderType: "market",
-    orderSource: "market",
-    cTime: String(r.ts),
-    uTime: String(r.ts),
-    presetStopSurplusPrice: "",
-    presetStopLossPrice: "",
-    posAvg: ""
-  })
-
   it.effect("asks for the exchange's own 90 days by default and stops at the end-of-data shape", () => {
     const now = t0 + 400 * day
     const records = dataset(450, 400)

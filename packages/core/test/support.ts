@@ -182,3 +182,34 @@ export const spotPair = {
   maxLimitOrderValue: "1000000",
   maxMarketOrderValue: "250000.5"
 }
+
+/** A futures order as the exchange writes it, of the given id and time (every other field fixed). */
+export const futuresOrder = (r: { readonly id: string; readonly ts: number }) => ({
+  symbol: "BTCUSDT",
+  size: "1",
+  orderId: r.id,
+  clientOid: "",
+  baseVolume: "1",
+  fee: "0",
+  price: "",
+  priceAvg: "",
+  status: "filled",
+  side: "buy",
+  force: "gtc",
+  totalProfits: "0",
+  posSide: "net",
+  marginCoin: "USDT",
+  quoteVolume: "1",
+  leverage: "10",
+  marginMode: "crossed",
+  enterPointSource: "api",
+  tradeSide: "open",
+  posMode: "one_way_mode",
+  orderType: "market",
+  orderSource: "market",
+  cTime: String(r.ts),
+  uTime: String(r.ts),
+  presetStopSurplusPrice: "",
+  presetStopLossPrice: "",
+  posAvg: ""
+})
