@@ -105,6 +105,7 @@ const signerError = (key: SigningKey, detail: string): BitgetSignerError =>
 /**
  * The WebCrypto signer.
  *
+ * @stability unstable
  * @since 0.1.0
  * @category constructors
  */
@@ -121,6 +122,7 @@ export const make: Signer.Service = Signer.of({
 /**
  * The WebCrypto signer as a layer.
  *
+ * @stability unstable
  * @since 0.1.0
  * @category layers
  */
