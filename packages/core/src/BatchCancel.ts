@@ -68,7 +68,7 @@ export type OrderRef = typeof OrderRef.Type
  * @since 0.1.0
  * @category models
  */
-export type IdentifierKind = Checks.IdentifierKind
+export type IdentifierKind = "orderId" | "clientOid"
 
 /**
  * The identifier kind an order reference uses.
