@@ -9,7 +9,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema, SchemaAST } from "effect"
 import { classPath } from "../src/internal/classDecoder.js"
-import { compiled, isInstalled } from "../src/internal/decoder.js"
+import { compiled, isInstalled, unregistered } from "../src/internal/decoder.js"
+import { compiledEncoder } from "../src/internal/encoder.js"
 import { descriptors } from "./descriptors.js"
 
 /** The classes a schema holds (declarations over a struct: `Schema.Class` and its kin), each once. */
@@ -28,11 +29,13 @@ const classesOf = (ast: SchemaAST.AST, found: Set<SchemaAST.AST> = new Set()): S
   return found
 }
 
-/** Valid answers of an endpoint, as the wire carries them (encoded, through JSON text). */
-const answers = <A, I>(schema: Schema.Codec<A, I>): ReadonlyArray<unknown> => {
-  const values = Effect.runSync(Arbitrary.sampleEffect(Arbitrary.schema(schema), { count: 40, seed: 33 }))
-  return values.map((value) => JSON.parse(JSON.stringify(Schema.encodeSync(schema)(value))))
-}
+/** Values of an endpoint's answers, as the client gives them. */
+const values = <A, I>(schema: Schema.Codec<A, I>): ReadonlyArray<A> =>
+  Effect.runSync(Arbitrary.sampleEffect(Arbitrary.schema(schema), { count: 40, seed: 33 }))
+
+/** Valid answers of an endpoint, as the wire carries them (encoded by Schema alone, through JSON text). */
+const answers = <A, I>(schema: Schema.Codec<A, I>): ReadonlyArray<unknown> =>
+  values(schema).map((value) => JSON.parse(JSON.stringify(Schema.encodeSync(unregistered(schema))(value))))
 
 describe("installed decoders", () => {
   for (const endpoint of descriptors) {
@@ -45,6 +48,16 @@ describe("installed decoders", () => {
         const name = String(node.annotations?.identifier ?? node._tag)
         assert.strictEqual(classPath(node), "prototype", `${name} is not built by its prototype`)
       }
+    })
+  }
+
+  for (const endpoint of descriptors) {
+    it(`${endpoint.name}: its response encodes on the fast path through Schema, as Schema alone does`, () => {
+      assert.isTrue(isInstalled(SchemaAST.flip(endpoint.response.ast)), "the endpoint did not install its encoder")
+      assert.isDefined(compiledEncoder(endpoint.response), "the response has a node without a fast encoder")
+      const encode = Schema.encodeSync(endpoint.response)
+      const alone = Schema.encodeSync(unregistered(endpoint.response))
+      for (const value of values(endpoint.response)) assert.deepStrictEqual(encode(value), alone(value))
     })
   }
 

@@ -243,22 +243,22 @@ export const unregistered = <S extends Schema.Top>(schema: S): S["Rebuild"] => s
 const installed = new WeakSet<SchemaAST.AST>()
 
 /**
- * Installs a node's fast decoder in Schema's registry, compiled on its first
- * use: Schema's parsers then try it first and ask Schema's own parser of the
- * node when it gives up, throws, or the options ask what it does not decide.
+ * Installs a node's fast decoder (`encodes`: a flipped node's encoder) in
+ * Schema's registry, compiled on its first use: Schema's parsers then try
+ * it first and ask Schema's own parser of the node when it gives up, throws,
+ * or the options ask what it does not decide.
  */
-const installNode = (ast: SchemaAST.AST): void => {
+const installNode = (ast: SchemaAST.AST, encodes: boolean): void => {
   if (installed.has(ast)) return
   installed.add(ast)
-  let fast: Fast | undefined
   let slow: SchemaCompiler.DecodeEffect | undefined
   SchemaCompiler.set(ast, {
     get decode(): SchemaCompiler.Decode | undefined {
-      fast = compilerOf(false)(ast)
+      const fast = compilerOf(encodes)(ast)
       return fast === undefined ? undefined : (input, parseOptions) => {
         if (!defaults(parseOptions)) return bail
         try {
-          const value = (fast as Fast)(input)
+          const value = fast(input)
           return value === absent ? bail : value
         } catch {
           return bail
@@ -272,11 +272,16 @@ const installNode = (ast: SchemaAST.AST): void => {
 }
 
 /**
- * Installs a schema's fast decoder in Schema's registry, so that
- * `Schema.decodeUnknown*` of the schema runs it (an endpoint's response,
- * when the endpoint is defined). Nothing is compiled until a first decode.
+ * Installs a schema's fast decoder and encoder in Schema's registry, so that
+ * `Schema.decodeUnknown*` and `Schema.encode*` of the schema run them (an
+ * endpoint's response, when the endpoint is defined; `BitgetMock` encodes
+ * the answers it is given and decodes them). Nothing is compiled until a
+ * first use.
  */
-export const install = (schema: Schema.Top): void => installNode(schema.ast)
+export const install = (schema: Schema.Top): void => {
+  installNode(schema.ast, false)
+  installNode(SchemaAST.flip(schema.ast), true)
+}
 
 /** Whether a node's fast decoder is installed in Schema's registry (for the check that every response's is). */
 export const isInstalled = (ast: SchemaAST.AST): boolean => installed.has(ast)
