@@ -304,7 +304,7 @@ const paged = KeptHistory.keptListed({
   endpoint: Endpoint.label(endpoint),
   bounds: { windowDays: maxWindowDays, pageSize: maxLimit },
   kept: { days: historyDays, what: "futures history" },
-  filters: (request: FuturesHistoryStreamRequest) => KeptHistory.rangeFilters(request),
+  filters: (request: FuturesHistoryStreamRequest) => Windowed.rangeFilters(request),
   id: (record: FuturesOrder) => record.orderId,
   time: (record) => record.cTime,
   page: (filters, times, limit, cursor) =>

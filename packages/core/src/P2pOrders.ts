@@ -383,10 +383,7 @@ export const pages = (
 const paged = Windowed.listed({
   endpoint: Endpoint.label(endpoint),
   bounds: { windowDays: maxWindowDays, pageSize: maxLimit },
-  filters: (request: P2pOrdersStreamRequest) => {
-    const { endTime: _end, order: _order, pageSize: _size, resume: _resume, startTime: _start, ...filters } = request
-    return filters
-  },
+  filters: (request: P2pOrdersStreamRequest) => Windowed.rangeFilters(request),
   id: (record: P2pOrder) => record.orderId,
   time: (record) => record.ctime,
   page: (filters, window, limit, cursor) =>

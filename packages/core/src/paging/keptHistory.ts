@@ -92,16 +92,6 @@ export interface KeptListing<Q, A, F extends { readonly [key: string]: string | 
 }
 
 /**
- * A stream request's filters: all but its range, page size, order and
- * checkpoint. They name the stream, and go with every page.
- *
- * @internal
- */
-export const rangeFilters = <Q extends OpenRangeRequest>(
-  { endTime: _end, order: _order, pageSize: _size, resume: _resume, startTime: _start, ...filters }: Q
-) => filters
-
-/**
  * The `stream` and `pages` of a kept listing: without `startTime`, the
  * exchange's own days as one window, no time sent but an end the caller set
  * or a stalled cursor narrowed; with it, the range in windows of the

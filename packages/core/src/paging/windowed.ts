@@ -236,6 +236,16 @@ export interface RangeRequest extends Resumable.ResumeOptions {
 }
 
 /**
+ * A stream request's filters: all but its range, page size, order and
+ * checkpoint. They name the stream, and go with every page.
+ */
+export const rangeFilters = <
+  Q extends Omit<RangeRequest, "startTime"> & { readonly startTime?: DateTime.Utc | undefined }
+>(
+  { endTime: _end, order: _order, pageSize: _size, resume: _resume, startTime: _start, ...filters }: Q
+) => filters
+
+/**
  * A listing over time windows, as its descriptor bounds it: the longest
  * window and the largest page, the filters that name the stream, each
  * record's id and time, and one page of a window from the cursor.
